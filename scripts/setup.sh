@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages vortonfx needs to build, test and run its demo headless.
+# Safe to run twice: apt-get skips what is already installed.
+set -euo pipefail
+packages=(build-essential cmake pkg-config python3
+  libtbb-dev libglfw3-dev libglm-dev libimgui-dev python3-glad nlohmann-json3-dev
+  libstb-dev libcli11-dev libgtest-dev libbenchmark-dev
+  xvfb xauth libgl1-mesa-dri)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+echo "setup: installing ${missing[*]}"
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,48 @@
+#pragma once
+// Parallel helpers on oneTBB. Every helper here gives the same result for any thread count:
+// work items write only their own outputs, and reductions combine fixed-size chunks in order.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace vfx {
+
+// Calls body(i) for i in [begin, end). body must only write data owned by item i.
+template <typename Body>
+void parallelForEach(size_t begin, size_t end, Body&& body, size_t grain = 256) {
+    if (end <= begin) return;
+    tbb::parallel_for(tbb::blocked_range<size_t>(begin, end, std::max<size_t>(grain, 1)),
+                      [&](const tbb::blocked_range<size_t>& r) {
+                          for (size_t i = r.begin(); i != r.end(); ++i) body(i);
+                      });
+}
+
+// Calls body(rangeBegin, rangeEnd) over sub-ranges of [begin, end).
+template <typename Body>
+void parallelForRange(size_t begin, size_t end, Body&& body, size_t grain = 256) {
+    if (end <= begin) return;
+    tbb::parallel_for(tbb::blocked_range<size_t>(begin, end, std::max<size_t>(grain, 1)),
+                      [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
+}
+
+// Deterministic reduction: chunks of fixed size are reduced in parallel, then the partial
+// results are combined serially in chunk order, so the rounding never depends on threads.
+template <typename T, typename ChunkBody, typename Combine>
+T deterministicReduce(size_t count, T identity, ChunkBody&& chunk, Combine&& combine,
+                      size_t chunkSize = 2048) {
+    if (count == 0) return identity;
+    const size_t chunks = (count + chunkSize - 1) / chunkSize;
+    std::vector<T> partial(chunks, identity);
+    parallelForEach(0, chunks, [&](size_t c) {
+        const size_t b = c * chunkSize;
+        partial[c] = chunk(b, std::min(count, b + chunkSize));
+    }, 1);
+    T total = identity;
+    for (const T& p : partial) total = combine(total, p);
+    return total;
+}
+
+}  // namespace vfx

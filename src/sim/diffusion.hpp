@@ -1,0 +1,34 @@
+#pragma once
+// Viscous diffusion of vorticity by particle strength exchange (PSE).
+//   d(omega_i)/dt = nu / eps^2 * sum_j V_j (omega_j - omega_i) eta_eps(|x_i - x_j|)
+// with a Gaussian kernel eta truncated at 2 eps and renormalised so its second moment is exact
+// (the condition that makes the sum approximate the Laplacian). Each vorton gathers from its
+// neighbours and writes only itself: race-free and identical for any thread count. The pair
+// terms computed from either side are exact negatives, so total circulation sum(omega V) is
+// conserved to round-off.
+#include "core/cell_partition.hpp"
+#include "sim/particles.hpp"
+
+#include <vector>
+
+namespace vfx {
+
+class PseDiffusion {
+public:
+    // Kernel width eps = widthScale * mean vorton radius.
+    explicit PseDiffusion(float widthScale = 1.0f) : widthScale_(widthScale) {}
+    void apply(Vortons& vortons, float viscosity, float dt);
+    float lastWidth() const { return lastWidth_; }
+
+    // eta(q) for q = r / eps, normalised over the truncated support (q < kCutoff).
+    static float kernel(float q2);
+    static constexpr float kCutoff = 2.0f;
+
+private:
+    float widthScale_;
+    float lastWidth_ = 0.0f;
+    CellPartition partition_;
+    std::vector<vec3> change_;
+};
+
+}  // namespace vfx

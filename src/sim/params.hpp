@@ -1,0 +1,42 @@
+#pragma once
+// Run-time parameters of the simulation. Every switch the articles implement with #if is a
+// field here so the demo can flip it live and a test can compare both sides in one process.
+// Names, descriptions, defaults and ranges are declared once in scene/schema.cpp; the defaults
+// below must match that declaration (a test checks it).
+#include "core/math.hpp"
+
+namespace vfx {
+
+enum class FluidMethod { Vpm, Sph, Hybrid };
+enum class GradientSource { Grid, Sph };
+enum class Poisoning { None, Hits, Walls };
+enum class PoisonVariant { Serial, Atomic, Partitioned };
+enum class VelocitySolver { Tree, Direct };
+
+struct FluidParams {
+    float ambientDensity = 1.0f;        // rho0, kg/m^3
+    vec3 gravity{0.0f, -9.8f, 0.0f};    // m/s^2
+    float viscosity = 0.001f;           // kinematic viscosity nu, m^2/s
+    FluidMethod method = FluidMethod::Vpm;
+    GradientSource densityGradient = GradientSource::Grid;
+    Poisoning poisoning = Poisoning::None;
+    PoisonVariant poisonVariant = PoisonVariant::Partitioned;
+    VelocitySolver velocitySolver = VelocitySolver::Tree;
+    float treeOpeningAngle = 0.45f;     // Barnes-Hut theta: cluster size / distance accepted
+    float gridCellsPerVorton = 1.0f;    // velocity grid resolution: cells per vorton (Gourlay: 1)
+    bool stretching = true;             // vortex stretching and tilting term
+    bool diffusion = true;              // PSE viscous diffusion
+    bool baroclinic = true;             // baroclinic (buoyancy) generation
+    float poisonTestRadius = 0.0f;      // walls poisoning reach beyond the wall; 0 = one grid spacing
+    // SPH
+    float sphInfluenceRadius = 0.15f;   // kernel support h, m
+    float sphRestSpacing = 0.06f;       // spacing SPH pressure keeps particles at, m
+    float sphStiffness = 2.0f;          // equation-of-state stiffness, m^2/s^2
+};
+
+struct TimeParams {
+    float dt = 0.01f;  // s per step
+    int steps = 600;   // steps a headless run takes by default
+};
+
+}  // namespace vfx

@@ -1,0 +1,41 @@
+#include "sim/particles.hpp"
+
+namespace vfx {
+
+void Vortons::resize(size_t n) {
+    position.resize(n);
+    velocity.resize(n, vec3(0.0f));
+    vorticity.resize(n, vec3(0.0f));
+    radius.resize(n, 0.1f);
+    density.resize(n, 0.0f);
+    densityGradient.resize(n, vec3(0.0f));
+    sphVelocity.resize(n, vec3(0.0f));
+    sphAcceleration.resize(n, vec3(0.0f));
+    hitWall.resize(n, 0);
+    hitNormal.resize(n, vec3(0.0f));
+}
+
+size_t Vortons::add(const vec3& x, const vec3& omega, float sigma, float densityDeviation) {
+    const size_t i = size();
+    resize(i + 1);
+    position[i] = x;
+    vorticity[i] = omega;
+    radius[i] = sigma;
+    density[i] = densityDeviation;
+    return i;
+}
+
+void Tracers::resize(size_t n) {
+    position.resize(n);
+    velocity.resize(n, vec3(0.0f));
+    density.resize(n, 0.0f);
+}
+
+size_t Tracers::add(const vec3& x) {
+    const size_t i = size();
+    resize(i + 1);
+    position[i] = x;
+    return i;
+}
+
+}  // namespace vfx

@@ -1,0 +1,339 @@
+#include "sim/simulation.hpp"
+
+#include "bodies/fluid_body.hpp"
+#include "core/parallel.hpp"
+#include "sim/diffusion.hpp"
+#include "sim/sph.hpp"
+#include "sim/velocity_solver.hpp"
+
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace vfx {
+
+NonFiniteError::NonFiniteError(long stepIndex, const std::string& phaseName)
+    : std::runtime_error("non-finite value at step " + std::to_string(stepIndex) + " in phase " + phaseName),
+      step(stepIndex), phase(phaseName) {}
+
+struct Simulation::Workspace {
+    VortonTree tree;
+    SphFluid sph;
+    PseDiffusion pse;
+    std::vector<vec3> gridPoints;
+    std::vector<vec3> scratch;
+};
+
+Simulation::Simulation() : work_(std::make_unique<Workspace>()) { setThreads(0); }
+Simulation::~Simulation() = default;
+
+void Simulation::setThreads(int threads) {
+    threads_ = threads;
+    const int count = threads > 0 ? threads : tbb::info::default_concurrency();
+    arena_ = std::make_unique<tbb::task_arena>(count);
+}
+
+template <typename F>
+void Simulation::runPhase(const char* name, F&& body) {
+    {
+        ScopedPhase timer(timers_, timers_.slot(name));
+        body();
+    }
+    checkFinite(name);
+}
+
+void Simulation::checkFinite(const char* phase) const {
+    auto finiteVec = [](const std::vector<vec3>& v) {
+        return deterministicReduce<bool>(v.size(), true, [&](size_t b, size_t e) {
+            for (size_t i = b; i < e; ++i)
+                if (!isFinite(v[i])) return false;
+            return true;
+        }, [](bool a, bool c) { return a && c; }, 8192);
+    };
+    bool ok = finiteVec(vortons_.position) && finiteVec(vortons_.vorticity) && finiteVec(vortons_.velocity) &&
+              finiteVec(tracers_.position);
+    for (const RigidBody& b : bodies_) ok = ok && isFinite(b.position) && isFinite(b.velocity) && isFinite(b.angularVelocity);
+    if (!ok) throw NonFiniteError(stepCount_ + 1, phase);
+}
+
+void Simulation::step(float dt) {
+    const auto start = std::chrono::steady_clock::now();
+    timers_.beginStep();
+    arena_->execute([&] {
+        runPhase("grid", [&] { updateGrid(); });
+        runPhase("velocity", [&] { computeVelocityGrid(); });
+        if (fluid_.stretching) runPhase("stretching", [&] { stretchAndTilt(dt); });
+        runPhase("density", [&] { computeDensityGradient(); });
+        if (fluid_.baroclinic) runPhase("baroclinic", [&] { generateBaroclinicVorticity(dt); });
+        if (fluid_.diffusion && fluid_.viscosity > 0.0f) runPhase("diffusion", [&] { diffuse(dt); });
+        if (fluid_.method != FluidMethod::Vpm) runPhase("sph", [&] { computeSph(dt); });
+        runPhase("advection", [&] { advect(dt); });
+        if (!bodies_.empty()) runPhase("bodies", [&] { interactWithBodies(dt); });
+    });
+    ++stepCount_;
+    time_ += dt;
+    timers_.endStep();
+    lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// --- 1. grid sized to all particles ----------------------------------------------------------
+
+void Simulation::updateGrid() {
+    vec3 lo(1e30f), hi(-1e30f);
+    auto grow = [&](const std::vector<vec3>& pts) {
+        struct Box { vec3 lo, hi; };
+        Box b = deterministicReduce<Box>(pts.size(), Box{vec3(1e30f), vec3(-1e30f)}, [&](size_t s, size_t e) {
+            Box r{vec3(1e30f), vec3(-1e30f)};
+            for (size_t i = s; i < e; ++i) { r.lo = glm::min(r.lo, pts[i]); r.hi = glm::max(r.hi, pts[i]); }
+            return r;
+        }, [](Box a, Box c) { return Box{glm::min(a.lo, c.lo), glm::max(a.hi, c.hi)}; });
+        lo = glm::min(lo, b.lo);
+        hi = glm::max(hi, b.hi);
+    };
+    grow(vortons_.position);
+    grow(tracers_.position);
+    if (lo.x > hi.x) { lo = vec3(-1.0f); hi = vec3(1.0f); }  // no particles: a nominal grid
+    // Pad by the largest core so every vorton's influence region is inside the grid.
+    float maxSigma = 0.0f;
+    for (float s : vortons_.radius) maxSigma = std::max(maxSigma, s);
+    lo -= vec3(maxSigma);
+    hi += vec3(maxSigma);
+    const size_t target = std::max<size_t>(size_t(float(vortons_.size()) * fluid_.gridCellsPerVorton), 64);
+    gridShape_ = GridShape::fitBox(lo, hi, target, 1e-4f);
+    partition_.build(gridShape_, vortons_.position);
+}
+
+// --- 2. velocity on the grid points ----------------------------------------------------------
+
+void Simulation::computeVelocityGrid() {
+    std::vector<vec3>& points = work_->gridPoints;
+    points.resize(gridShape_.pointCount());
+    const ivec3 n = gridShape_.points;
+    parallelForEach(0, size_t(n.z), [&](size_t z) {
+        for (int y = 0; y < n.y; ++y)
+            for (int x = 0; x < n.x; ++x) points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
+    }, 1);
+    velocityGrid_.reset(gridShape_);
+    velocityAtPoints(points, velocityGrid_.values());
+}
+
+void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const {
+    if (fluid_.velocitySolver == VelocitySolver::Direct) {
+        directVelocity(vortons_, points, out);
+        return;
+    }
+    work_->tree.build(vortons_);
+    work_->tree.velocity(points, out, fluid_.treeOpeningAngle);
+}
+
+// --- 3. stretching and tilting ---------------------------------------------------------------
+
+// Centred difference along one axis, one-sided at the faces, zero along a flat axis.
+template <typename T>
+static T axisDerivative(const UniformGrid<T>& g, int x, int y, int z, int axis) {
+    const GridShape& s = g.shape();
+    if (s.flatAxis(axis)) return T{};
+    ivec3 p(x, y, z), lo = p, hi = p;
+    lo[axis] = std::max(p[axis] - 1, 0);
+    hi[axis] = std::min(p[axis] + 1, s.points[axis] - 1);
+    const float h = float(hi[axis] - lo[axis]) * s.spacing[axis];
+    return (g.at(hi.x, hi.y, hi.z) - g.at(lo.x, lo.y, lo.z)) * (1.0f / h);
+}
+
+void Simulation::stretchAndTilt(float dt) {
+    jacobianGrid_.reset(gridShape_);
+    const ivec3 n = gridShape_.points;
+    parallelForEach(0, size_t(n.z), [&](size_t zi) {
+        const int z = int(zi);
+        for (int y = 0; y < n.y; ++y)
+            for (int x = 0; x < n.x; ++x) {
+                // Column j holds du/dx_j, so J * omega = (omega . grad) u.
+                mat3 j;
+                for (int a = 0; a < 3; ++a) j[a] = axisDerivative(velocityGrid_, x, y, z, a);
+                jacobianGrid_.at(x, y, z) = j;
+            }
+    }, 1);
+    parallelForEach(0, vortons_.size(), [&](size_t i) {
+        const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
+        vortons_.vorticity[i] += dt * (j * vortons_.vorticity[i]);
+    }, 1024);
+}
+
+// --- 4. density deviation on the grid, its gradient, baroclinic generation --------------------
+
+void Simulation::computeDensityGradient() {
+    // Gather formulation of the trilinear scatter: each grid point sums the vortons of the (up to)
+    // 8 cells that touch it. Race-free, thread-count independent, and every vorton's 8 weights
+    // still sum to one, so the grid carries exactly the particles' mass deviation.
+    densityGrid_.reset(gridShape_, 0.0f);
+    const float invCellVolume = 1.0f / gridShape_.cellVolume();
+    const ivec3 n = gridShape_.points;
+    const ivec3 cells = gridShape_.cells();
+    parallelForEach(0, size_t(n.z), [&](size_t zi) {
+        const int z = int(zi);
+        for (int y = 0; y < n.y; ++y)
+            for (int x = 0; x < n.x; ++x) {
+                float sum = 0.0f;
+                const ivec3 p(x, y, z);
+                for (int cz = std::max(z - 1, 0); cz <= std::min(z, cells.z - 1); ++cz)
+                    for (int cy = std::max(y - 1, 0); cy <= std::min(y, cells.y - 1); ++cy)
+                        for (int cx = std::max(x - 1, 0); cx <= std::min(x, cells.x - 1); ++cx) {
+                            const ivec3 c(cx, cy, cz);
+                            const ivec3 corner = p - c;  // 0 or 1 per axis
+                            const size_t cell = partition_.cellIndex(c);
+                            for (uint32_t k = partition_.begin(cell); k < partition_.end(cell); ++k) {
+                                const uint32_t i = partition_.sortedIndices()[k];
+                                if (vortons_.density[i] == 0.0f) continue;
+                                vec3 f;
+                                gridShape_.cellOf(vortons_.position[i], &f);
+                                float w = 1.0f;
+                                for (int a = 0; a < 3; ++a) w *= corner[a] ? f[a] : 1.0f - f[a];
+                                sum += w * vortons_.density[i] * vortons_.volume(i);
+                            }
+                        }
+                densityGrid_.at(x, y, z) = sum * invCellVolume;
+            }
+    }, 1);
+    densityGradientGrid_.reset(gridShape_);
+    parallelForEach(0, size_t(n.z), [&](size_t zi) {
+        const int z = int(zi);
+        for (int y = 0; y < n.y; ++y)
+            for (int x = 0; x < n.x; ++x) {
+                vec3 g;
+                for (int a = 0; a < 3; ++a) g[a] = axisDerivative(densityGrid_, x, y, z, a);
+                densityGradientGrid_.at(x, y, z) = g;
+            }
+    }, 1);
+    if (!bodies_.empty()) {
+        const float reach = std::max(fluid_.sphInfluenceRadius, gridShape_.spacing.x);
+        computeWallProximity(bodies_, vortons_.position, reach, wallProximity_);
+    } else {
+        wallProximity_.assign(vortons_.size(), 1e30f);
+    }
+    if (fluid_.poisoning != Poisoning::None && !bodies_.empty())
+        poisonDensityGradient(densityGradientGrid_, bodies_, vortons_, partition_, fluid_);
+    if (fluid_.densityGradient == GradientSource::Sph && vortons_.size() > 0) {
+        work_->sph.update(vortons_, fluid_);
+        work_->sph.densityGradient(vortons_, wallProximity_, fluid_, vortons_.densityGradient);
+    } else {
+        parallelForEach(0, vortons_.size(), [&](size_t i) {
+            vortons_.densityGradient[i] = densityGradientGrid_.interpolate(vortons_.position[i]);
+        }, 2048);
+    }
+    // Tracers colour by the density deviation where they are.
+    parallelForEach(0, tracers_.size(), [&](size_t i) {
+        tracers_.density[i] = densityGrid_.interpolate(tracers_.position[i]);
+    }, 4096);
+}
+
+bool Simulation::gravityActsOnGrid() const {
+    // Boussinesq generation needs gravity along some axis the grid actually spans.
+    for (int a = 0; a < 3; ++a)
+        if (!gridShape_.flatAxis(a) && std::abs(fluid_.gravity[a]) > 1e-12f) return true;
+    return false;
+}
+
+void Simulation::generateBaroclinicVorticity(float dt) {
+    if (!gravityActsOnGrid()) return;
+    const vec3 g = fluid_.gravity;
+    const float scale = dt / fluid_.ambientDensity;
+    parallelForEach(0, vortons_.size(), [&](size_t i) {
+        vortons_.vorticity[i] += scale * glm::cross(vortons_.densityGradient[i], g);
+    }, 2048);
+}
+
+// --- 5. viscous diffusion ---------------------------------------------------------------------
+
+void Simulation::diffuse(float dt) { work_->pse.apply(vortons_, fluid_.viscosity, dt); }
+
+// --- 6. SPH -----------------------------------------------------------------------------------
+
+void Simulation::computeSph(float dt) {
+    if (vortons_.size() == 0) return;
+    work_->sph.update(vortons_, fluid_);
+    work_->sph.pressureAcceleration(vortons_, fluid_, vortons_.sphAcceleration);
+    parallelForEach(0, vortons_.size(), [&](size_t i) {
+        vortons_.sphVelocity[i] += dt * vortons_.sphAcceleration[i];
+    }, 2048);
+}
+
+// --- 7. advection -----------------------------------------------------------------------------
+
+void Simulation::advect(float dt) {
+    // Midpoint rule in the frozen grid velocity field: second order along curved streamlines
+    // (a ring's swirl) at the cost of one extra trilinear lookup, no extra velocity solve.
+    const UniformGrid<vec3>& u = velocityGrid_;
+    const bool vortexVelocity = fluid_.method != FluidMethod::Sph;
+    const bool sphVelocity = fluid_.method != FluidMethod::Vpm;
+    parallelForEach(0, vortons_.size(), [&](size_t i) {
+        const vec3 x = vortons_.position[i];
+        vec3 v(0.0f);
+        if (vortexVelocity) {
+            const vec3 mid = x + 0.5f * dt * u.interpolate(x);
+            v = u.interpolate(mid);
+        }
+        if (sphVelocity) v += vortons_.sphVelocity[i];
+        vortons_.velocity[i] = v;
+        vortons_.position[i] = x + dt * v;
+    }, 2048);
+    parallelForEach(0, tracers_.size(), [&](size_t i) {
+        const vec3 x = tracers_.position[i];
+        const vec3 mid = x + 0.5f * dt * u.interpolate(x);
+        const vec3 v = u.interpolate(mid);
+        tracers_.velocity[i] = v;
+        tracers_.position[i] = x + dt * v;
+    }, 4096);
+}
+
+// --- 8. bodies --------------------------------------------------------------------------------
+
+void Simulation::interactWithBodies(float dt) {
+    collideParticlesWithBodies(bodies_, vortons_, tracers_, fluid_, dt);
+    applyBuoyancyAndGravity(bodies_, densityGrid_, fluid_);
+    integrateBodies(bodies_, time_ + dt, dt);
+}
+
+// --- diagnostics ------------------------------------------------------------------------------
+
+Diagnostics Simulation::diagnostics() const {
+    struct Sums {
+        double energy = 0.0, massParticles = 0.0, maxSpeed = 0.0;
+        dvec3 circulation{0.0}, linear{0.0}, angular{0.0};
+    };
+    const double rho0 = fluid_.ambientDensity;
+    Sums s = deterministicReduce<Sums>(vortons_.size(), Sums{}, [&](size_t b, size_t e) {
+        Sums r;
+        for (size_t i = b; i < e; ++i) {
+            const double volume = vortons_.volume(i);
+            const dvec3 x(vortons_.position[i]);
+            const dvec3 strength = dvec3(vortons_.vorticity[i]) * volume;
+            const dvec3 u(vortons_.velocity[i]);
+            r.energy += 0.5 * glm::dot(u, u) * (rho0 + vortons_.density[i]) * volume;
+            r.massParticles += double(vortons_.density[i]) * volume;
+            r.maxSpeed = std::max(r.maxSpeed, glm::length(u));
+            r.circulation += strength;
+            r.linear += 0.5 * glm::cross(x, strength);
+            r.angular += (1.0 / 3.0) * glm::cross(x, glm::cross(x, strength));
+        }
+        return r;
+    }, [](Sums a, const Sums& c) {
+        a.energy += c.energy; a.massParticles += c.massParticles; a.maxSpeed = std::max(a.maxSpeed, c.maxSpeed);
+        a.circulation += c.circulation; a.linear += c.linear; a.angular += c.angular;
+        return a;
+    });
+    Diagnostics d;
+    d.kineticEnergy = s.energy;
+    d.circulation = s.circulation;
+    d.linearImpulse = s.linear;
+    d.angularImpulse = s.angular;
+    d.massParticles = s.massParticles;
+    d.maxSpeed = s.maxSpeed;
+    double gridSum = 0.0;
+    for (float v : densityGrid_.values()) gridSum += v;
+    d.massGrid = densityGrid_.size() ? gridSum * densityGrid_.shape().cellVolume() : 0.0;
+    return d;
+}
+
+}  // namespace vfx

@@ -1,0 +1,117 @@
+#pragma once
+// The Simulation facade: owns particles, bodies, grids and parameters, and advances them one
+// step at a time. The demo and the headless runner only call step() and read state.
+#include "bodies/body.hpp"
+#include "core/cell_partition.hpp"
+#include "core/profiler.hpp"
+#include "core/uniform_grid.hpp"
+#include "sim/params.hpp"
+#include "sim/particles.hpp"
+
+#include <tbb/task_arena.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+
+namespace vfx {
+
+// Thrown by step() when a phase produced NaN or infinity; the state is left as it was then.
+class NonFiniteError : public std::runtime_error {
+public:
+    NonFiniteError(long step, const std::string& phase);
+    long step;
+    std::string phase;
+};
+
+// Conserved quantities and totals (double precision, deterministic order).
+struct Diagnostics {
+    double kineticEnergy = 0.0;   // 0.5 * sum |u|^2 (rho0 + rho') V over vortons
+    dvec3 circulation{0.0};       // sum omega V
+    dvec3 linearImpulse{0.0};     // 0.5 * sum x x omega V
+    dvec3 angularImpulse{0.0};    // 1/3 * sum x x (x x omega V)
+    double massParticles = 0.0;   // sum rho' V over vortons
+    double massGrid = 0.0;        // sum of the density-deviation grid times cell volume
+    double maxSpeed = 0.0;        // over vortons
+};
+
+class Simulation {
+public:
+    Simulation();
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    FluidParams& fluid() { return fluid_; }
+    const FluidParams& fluid() const { return fluid_; }
+    Vortons& vortons() { return vortons_; }
+    const Vortons& vortons() const { return vortons_; }
+    Tracers& tracers() { return tracers_; }
+    const Tracers& tracers() const { return tracers_; }
+    std::vector<RigidBody>& bodies() { return bodies_; }
+    const std::vector<RigidBody>& bodies() const { return bodies_; }
+
+    // 0 = all hardware threads. Results are identical for any value.
+    void setThreads(int threads);
+    int threads() const { return threads_; }
+
+    // Advances by dt. Throws NonFiniteError if any phase produced a non-finite value.
+    void step(float dt);
+    long stepCount() const { return stepCount_; }
+    double time() const { return time_; }
+
+    Diagnostics diagnostics() const;
+    const PhaseTimers& timers() const { return timers_; }
+    double lastStepMs() const { return lastStepMs_; }
+
+    // Grids of the last step (for drawing and tests).
+    const UniformGrid<vec3>& velocityGrid() const { return velocityGrid_; }
+    const UniformGrid<float>& densityGrid() const { return densityGrid_; }
+    const UniformGrid<vec3>& densityGradientGrid() const { return densityGradientGrid_; }
+    const std::vector<float>& wallProximity() const { return wallProximity_; }
+    const GridShape& gridShape() const { return gridShape_; }
+    const CellPartition& partition() const { return partition_; }
+
+    // Velocity induced by all vortons at arbitrary points with the selected solver (no grid).
+    void velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const;
+
+private:
+    template <typename F> void runPhase(const char* name, F&& body);
+    void checkFinite(const char* phase) const;
+    void updateGrid();
+    void computeVelocityGrid();
+    void stretchAndTilt(float dt);
+    void computeDensityGradient();
+    void generateBaroclinicVorticity(float dt);
+    void diffuse(float dt);
+    void computeSph(float dt);
+    bool gravityActsOnGrid() const;
+    void advect(float dt);
+    void interactWithBodies(float dt);
+
+    FluidParams fluid_;
+    Vortons vortons_;
+    Tracers tracers_;
+    std::vector<RigidBody> bodies_;
+
+    GridShape gridShape_;
+    UniformGrid<vec3> velocityGrid_;
+    UniformGrid<mat3> jacobianGrid_;
+    UniformGrid<float> densityGrid_;
+    UniformGrid<vec3> densityGradientGrid_;
+    CellPartition partition_;          // vortons by velocity-grid cell
+    std::vector<float> wallProximity_; // signed distance of each vorton to the nearest wall
+
+    PhaseTimers timers_;
+    double lastStepMs_ = 0.0;
+    long stepCount_ = 0;
+    double time_ = 0.0;
+    int threads_ = 0;
+    std::unique_ptr<tbb::task_arena> arena_;
+    struct Workspace;                  // solver scratch (tree, SPH, PSE buffers)
+    std::unique_ptr<Workspace> work_;
+};
+
+}  // namespace vfx

@@ -1,0 +1,171 @@
+#include "sim/velocity_solver.hpp"
+
+#include "core/parallel.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace vfx {
+
+void directVelocity(const Vortons& vortons, const std::vector<vec3>& points, std::vector<vec3>& out) {
+    const size_t n = vortons.size();
+    std::vector<vec3> alpha(n);
+    for (size_t i = 0; i < n; ++i) alpha[i] = vortons.vorticity[i] * vortons.volume(i);
+    out.assign(points.size(), vec3(0.0f));
+    parallelForEach(0, points.size(), [&](size_t p) {
+        vec3 u(0.0f);
+        for (size_t i = 0; i < n; ++i) u += vortonVelocity(points[p], vortons.position[i], alpha[i], vortons.radius[i]);
+        out[p] = u;
+    }, 16);
+}
+
+namespace {
+
+// Spreads the low 10 bits of v so there are two zero bits between each (Morton interleave).
+uint32_t spreadBits(uint32_t v) {
+    v &= 0x3ffu;
+    v = (v | (v << 16)) & 0x030000ffu;
+    v = (v | (v << 8)) & 0x0300f00fu;
+    v = (v | (v << 4)) & 0x030c30c3u;
+    v = (v | (v << 2)) & 0x09249249u;
+    return v;
+}
+
+constexpr int kMaxDepth = 10;  // 10 bits per axis in the Morton code
+
+}  // namespace
+
+void VortonTree::build(const Vortons& vortons) {
+    nodes_.clear();
+    const size_t n = vortons.size();
+    order_.resize(n);
+    pos_.resize(n);
+    alpha_.resize(n);
+    sigma_.resize(n);
+    if (n == 0) return;
+
+    vec3 lo(vortons.position[0]), hi(vortons.position[0]);
+    for (const vec3& p : vortons.position) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    const float side = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1e-6f}) * 1.0001f;
+    const float scale = 1024.0f / side;
+
+    std::vector<uint32_t> code(n);
+    parallelForEach(0, n, [&](size_t i) {
+        const vec3 q = (vortons.position[i] - lo) * scale;
+        const uint32_t x = uint32_t(std::clamp(q.x, 0.0f, 1023.0f));
+        const uint32_t y = uint32_t(std::clamp(q.y, 0.0f, 1023.0f));
+        const uint32_t z = uint32_t(std::clamp(q.z, 0.0f, 1023.0f));
+        code[i] = spreadBits(x) | (spreadBits(y) << 1) | (spreadBits(z) << 2);
+    }, 4096);
+    std::iota(order_.begin(), order_.end(), 0u);
+    // Ties broken by index: the order (and so every sum in the tree) is deterministic.
+    std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
+        return code[a] != code[b] ? code[a] < code[b] : a < b;
+    });
+    std::vector<uint32_t> sortedCode(n);
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t i = order_[k];
+        pos_[k] = vortons.position[i];
+        alpha_[k] = vortons.vorticity[i] * vortons.volume(i);
+        sigma_[k] = vortons.radius[i];
+        sortedCode[k] = code[i];
+    }
+    codes_ = std::move(sortedCode);
+    nodes_.reserve(2 * n / kLeafSize + 16);
+    nodes_.emplace_back();
+    buildNode(0, 0, uint32_t(n), 0);
+}
+
+uint32_t VortonTree::buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth) {
+    Node node;
+    node.begin = begin;
+    node.end = end;
+    const bool leaf = (end - begin) <= kLeafSize || depth >= kMaxDepth;
+    if (!leaf) {
+        // Children are the runs of equal 3-bit Morton digit at this depth.
+        const int shift = 3 * (kMaxDepth - 1 - depth);
+        uint32_t childBegins[9];
+        uint32_t childCount = 0;
+        uint32_t k = begin;
+        while (k < end) {
+            const uint32_t digit = (codes_[k] >> shift) & 7u;
+            uint32_t j = k;
+            while (j < end && ((codes_[j] >> shift) & 7u) == digit) ++j;
+            childBegins[childCount++] = k;
+            k = j;
+        }
+        childBegins[childCount] = end;
+        if (childCount == 1) {
+            // All points share this digit: descend without creating a node level.
+            return buildNode(self, begin, end, depth + 1);
+        }
+        node.firstChild = uint32_t(nodes_.size());
+        node.childCount = childCount;
+        for (uint32_t c = 0; c < childCount; ++c) nodes_.emplace_back();
+        for (uint32_t c = 0; c < childCount; ++c)
+            buildNode(node.firstChild + c, childBegins[c], childBegins[c + 1], depth + 1);
+    }
+    // Cluster moments about the |alpha|-weighted centroid.
+    float weight = 0.0f;
+    vec3 weighted(0.0f), plain(0.0f);
+    for (uint32_t k = begin; k < end; ++k) {
+        const float w = glm::length(alpha_[k]);
+        weight += w;
+        weighted += w * pos_[k];
+        plain += pos_[k];
+        node.alpha += alpha_[k];
+        node.maxSigma = std::max(node.maxSigma, sigma_[k]);
+    }
+    node.centre = weight > 0.0f ? weighted / weight : plain / float(end - begin);
+    for (uint32_t k = begin; k < end; ++k) {
+        const vec3 d = pos_[k] - node.centre;
+        node.size = std::max(node.size, glm::length(d));
+        node.dipole += glm::outerProduct(alpha_[k], d);
+        node.twist += glm::cross(alpha_[k], d);
+    }
+    nodes_[self] = node;
+    return self;
+}
+
+vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
+    if (nodes_.empty()) return vec3(0.0f);
+    constexpr float inv4Pi = 1.0f / (4.0f * kPi);
+    vec3 u(0.0f);
+    uint32_t stack[64 * 8];
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const Node& node = nodes_[stack[--top]];
+        const vec3 r = x - node.centre;
+        const float dist2 = glm::dot(r, r);
+        const float reach = node.size + node.maxSigma;
+        const bool farEnough = node.size * node.size < theta * theta * dist2 && reach * reach < dist2;
+        if (farEnough) {
+            // Monopole plus first-order (dipole) Taylor terms of the Biot-Savart kernel.
+            const float invDist2 = 1.0f / dist2;
+            const float invDist3 = std::sqrt(invDist2) * invDist2;
+            const vec3 mr = node.dipole * r;
+            u += (glm::cross(node.alpha, r) - node.twist) * invDist3 +
+                 glm::cross(mr, r) * (3.0f * invDist3 * invDist2);
+        } else if (node.childCount == 0) {
+            for (uint32_t k = node.begin; k < node.end; ++k) {
+                const vec3 d = x - pos_[k];
+                const float dist = std::max(glm::length(d), sigma_[k]);
+                u += glm::cross(alpha_[k], d) / (dist * dist * dist);
+            }
+        } else {
+            for (uint32_t c = 0; c < node.childCount; ++c) stack[top++] = node.firstChild + c;
+        }
+    }
+    return u * inv4Pi;
+}
+
+void VortonTree::velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const {
+    out.resize(points.size());
+    parallelForEach(0, points.size(), [&](size_t p) { out[p] = velocityAt(points[p], theta); }, 64);
+}
+
+}  // namespace vfx

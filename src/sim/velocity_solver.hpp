@@ -1,0 +1,55 @@
+#pragma once
+// Velocity from vorticity (Biot-Savart with a Rankine-like core):
+//   u(x) = 1/(4 pi) sum_i (omega_i V_i) x r_i / max(|r_i|, sigma_i)^3,  r_i = x - x_i.
+// DirectSolver sums every vorton (O(N M)): the accuracy reference.
+// TreeSolver is a Barnes-Hut octree with dipole (first-order) cluster corrections.
+#include "core/math.hpp"
+#include "sim/particles.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace vfx {
+
+// Velocity induced at x by one vorton of strength alpha = omega V at xi with core radius sigma.
+inline vec3 vortonVelocity(const vec3& x, const vec3& xi, const vec3& alpha, float sigma) {
+    const vec3 r = x - xi;
+    const float dist = std::max(glm::length(r), sigma);
+    const float inv = 1.0f / (4.0f * kPi * dist * dist * dist);
+    return glm::cross(alpha, r) * inv;
+}
+
+void directVelocity(const Vortons& vortons, const std::vector<vec3>& points, std::vector<vec3>& out);
+
+class VortonTree {
+public:
+    // Builds the octree over the vortons (deterministic: sorted by Morton code of position).
+    void build(const Vortons& vortons);
+    // Velocity at each point; theta is the opening angle (cluster size / distance).
+    void velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const;
+    vec3 velocityAt(const vec3& x, float theta) const;
+    size_t nodeCount() const { return nodes_.size(); }
+
+private:
+    struct Node {
+        vec3 centre{0.0f};        // expansion centre (|alpha|-weighted centroid)
+        float size = 0.0f;        // radius of the bounding sphere about centre
+        vec3 alpha{0.0f};         // sum omega V
+        mat3 dipole{0.0f};        // sum alpha_i (x_i - centre)^T  (column j = sum alpha d_j)
+        vec3 twist{0.0f};         // sum alpha_i x (x_i - centre)
+        float maxSigma = 0.0f;    // largest core radius inside
+        uint32_t firstChild = 0;  // index of first child node, 0 if leaf
+        uint32_t childCount = 0;
+        uint32_t begin = 0, end = 0;  // range of tree-ordered vortons inside
+    };
+    uint32_t buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth);
+    std::vector<Node> nodes_;
+    std::vector<uint32_t> order_;
+    std::vector<vec3> pos_;   // positions in tree order
+    std::vector<vec3> alpha_; // omega V in tree order
+    std::vector<float> sigma_;
+    std::vector<uint32_t> codes_;  // Morton codes in tree order
+    static constexpr uint32_t kLeafSize = 8;
+};
+
+}  // namespace vfx
