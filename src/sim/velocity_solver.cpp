@@ -2,6 +2,8 @@
 
 #include "core/parallel.hpp"
 
+#include <tbb/parallel_sort.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -60,23 +62,25 @@ void VortonTree::build(const Vortons& vortons) {
         const uint32_t z = uint32_t(std::clamp(q.z, 0.0f, 1023.0f));
         code[i] = spreadBits(x) | (spreadBits(y) << 1) | (spreadBits(z) << 2);
     }, 4096);
-    std::iota(order_.begin(), order_.end(), 0u);
-    // Ties broken by index: the order (and so every sum in the tree) is deterministic.
-    std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
-        return code[a] != code[b] ? code[a] < code[b] : a < b;
-    });
+    // Sorting (code, index) pairs: keys are unique, so the order is the same for any thread count.
+    std::vector<uint64_t> keys(n);
+    parallelForEach(0, n, [&](size_t i) { keys[i] = (uint64_t(code[i]) << 32) | uint64_t(i); }, 4096);
+    tbb::parallel_sort(keys.begin(), keys.end());
     std::vector<uint32_t> sortedCode(n);
-    for (size_t k = 0; k < n; ++k) {
-        const uint32_t i = order_[k];
+    parallelForEach(0, n, [&](size_t k) {
+        const uint32_t i = uint32_t(keys[k] & 0xffffffffu);
+        order_[k] = i;
         pos_[k] = vortons.position[i];
         alpha_[k] = vortons.vorticity[i] * vortons.volume(i);
         sigma_[k] = vortons.radius[i];
-        sortedCode[k] = code[i];
-    }
+        sortedCode[k] = uint32_t(keys[k] >> 32);
+    }, 4096);
     codes_ = std::move(sortedCode);
     nodes_.reserve(2 * n / kLeafSize + 16);
     nodes_.emplace_back();
     buildNode(0, 0, uint32_t(n), 0);
+    // Moments of every node are independent of each other: compute them in parallel.
+    parallelForEach(0, nodes_.size(), [&](size_t k) { computeMoments(nodes_[k]); }, 16);
 }
 
 uint32_t VortonTree::buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth) {
@@ -108,10 +112,15 @@ uint32_t VortonTree::buildNode(uint32_t self, uint32_t begin, uint32_t end, int 
         for (uint32_t c = 0; c < childCount; ++c)
             buildNode(node.firstChild + c, childBegins[c], childBegins[c + 1], depth + 1);
     }
+    nodes_[self] = node;
+    return self;
+}
+
+void VortonTree::computeMoments(Node& node) const {
     // Cluster moments about the |alpha|-weighted centroid.
     float weight = 0.0f;
     vec3 weighted(0.0f), plain(0.0f);
-    for (uint32_t k = begin; k < end; ++k) {
+    for (uint32_t k = node.begin; k < node.end; ++k) {
         const float w = glm::length(alpha_[k]);
         weight += w;
         weighted += w * pos_[k];
@@ -119,15 +128,13 @@ uint32_t VortonTree::buildNode(uint32_t self, uint32_t begin, uint32_t end, int 
         node.alpha += alpha_[k];
         node.maxSigma = std::max(node.maxSigma, sigma_[k]);
     }
-    node.centre = weight > 0.0f ? weighted / weight : plain / float(end - begin);
-    for (uint32_t k = begin; k < end; ++k) {
+    node.centre = weight > 0.0f ? weighted / weight : plain / float(node.end - node.begin);
+    for (uint32_t k = node.begin; k < node.end; ++k) {
         const vec3 d = pos_[k] - node.centre;
         node.size = std::max(node.size, glm::length(d));
         node.dipole += glm::outerProduct(alpha_[k], d);
         node.twist += glm::cross(alpha_[k], d);
     }
-    nodes_[self] = node;
-    return self;
 }
 
 vec3 VortonTree::velocityAt(const vec3& x, float theta) const {

@@ -43,6 +43,7 @@ private:
         uint32_t begin = 0, end = 0;  // range of tree-ordered vortons inside
     };
     uint32_t buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth);
+    void computeMoments(Node& node) const;
     std::vector<Node> nodes_;
     std::vector<uint32_t> order_;
     std::vector<vec3> pos_;   // positions in tree order
