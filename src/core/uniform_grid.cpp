@@ -53,7 +53,7 @@ GridShape GridShape::fitBox(vec3 lo, vec3 hi, size_t targetCells, float minSpaci
     return shape;
 }
 
-TrilinearStencil trilinearStencil(const GridShape& shape, const vec3& p) {
+TrilinearStencil trilinearStencilGeneral(const GridShape& shape, const vec3& p) {
     vec3 f;
     const ivec3 c = shape.cellOf(p, &f);
     TrilinearStencil s;

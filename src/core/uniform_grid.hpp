@@ -45,7 +45,31 @@ struct TrilinearStencil {
     float weight[8];
     int count = 0;  // 8 in 3D, fewer on flat axes
 };
-TrilinearStencil trilinearStencil(const GridShape& shape, const vec3& p);
+// General version (handles flat axes).
+TrilinearStencil trilinearStencilGeneral(const GridShape& shape, const vec3& p);
+
+// Hot path of every particle lookup: inline, branch-light when all three axes are real.
+inline TrilinearStencil trilinearStencil(const GridShape& shape, const vec3& p) {
+    if (shape.points.x < 2 || shape.points.y < 2 || shape.points.z < 2) return trilinearStencilGeneral(shape, p);
+    const vec3 t = (p - shape.minCorner) / shape.spacing;
+    const ivec3 last = shape.points - ivec3(2);
+    const ivec3 c = glm::clamp(ivec3(glm::floor(t)), ivec3(0), last);
+    const vec3 f = glm::clamp(t - vec3(c), vec3(0.0f), vec3(1.0f));
+    const vec3 g = vec3(1.0f) - f;
+    const size_t sx = 1, sy = size_t(shape.points.x), sz = size_t(shape.points.x) * size_t(shape.points.y);
+    const size_t base = shape.index(c.x, c.y, c.z);
+    TrilinearStencil s;
+    s.count = 8;
+    s.index[0] = base;                s.weight[0] = g.x * g.y * g.z;
+    s.index[1] = base + sx;           s.weight[1] = f.x * g.y * g.z;
+    s.index[2] = base + sy;           s.weight[2] = g.x * f.y * g.z;
+    s.index[3] = base + sx + sy;      s.weight[3] = f.x * f.y * g.z;
+    s.index[4] = base + sz;           s.weight[4] = g.x * g.y * f.z;
+    s.index[5] = base + sx + sz;      s.weight[5] = f.x * g.y * f.z;
+    s.index[6] = base + sy + sz;      s.weight[6] = g.x * f.y * f.z;
+    s.index[7] = base + sx + sy + sz; s.weight[7] = f.x * f.y * f.z;
+    return s;
+}
 
 template <typename T>
 class UniformGrid {

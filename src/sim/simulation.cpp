@@ -24,10 +24,28 @@ struct Simulation::Workspace {
     PseDiffusion pse;
     std::vector<vec3> gridPoints;
     std::vector<vec3> scratch;
+    std::vector<float> massDeviation;
 };
 
 Simulation::Simulation() : work_(std::make_unique<Workspace>()) { setThreads(0); }
 Simulation::~Simulation() = default;
+
+void Simulation::reset() {
+    vortons_.clear();
+    tracers_.resize(0);
+    bodies_.clear();
+    stepCount_ = 0;
+    time_ = 0.0;
+    lastStepMs_ = 0.0;
+    wallProximity_.clear();
+    velocityGrid_ = {};
+    jacobianGrid_ = {};
+    densityGrid_ = {};
+    densityGradientGrid_ = {};
+    timers_ = PhaseTimers{};
+    Workspace* fresh = new Workspace();
+    work_.reset(fresh);  // drops SPH method history and solver scratch
+}
 
 void Simulation::setThreads(int threads) {
     threads_ = threads;
@@ -171,6 +189,15 @@ void Simulation::computeDensityGradient() {
     const float invCellVolume = 1.0f / gridShape_.cellVolume();
     const ivec3 n = gridShape_.points;
     const ivec3 cells = gridShape_.cells();
+    std::vector<vec3>& fraction = work_->scratch;
+    std::vector<float>& massDeviation = work_->massDeviation;
+    fraction.resize(vortons_.size());
+    massDeviation.resize(vortons_.size());
+    parallelForEach(0, vortons_.size(), [&](size_t i) {
+        gridShape_.cellOf(vortons_.position[i], &fraction[i]);
+        massDeviation[i] = vortons_.density[i] * vortons_.volume(i);
+    }, 4096);
+    const std::vector<uint32_t>& sorted = partition_.sortedIndices();
     parallelForEach(0, size_t(n.z), [&](size_t zi) {
         const int z = int(zi);
         for (int y = 0; y < n.y; ++y)
@@ -184,13 +211,12 @@ void Simulation::computeDensityGradient() {
                             const ivec3 corner = p - c;  // 0 or 1 per axis
                             const size_t cell = partition_.cellIndex(c);
                             for (uint32_t k = partition_.begin(cell); k < partition_.end(cell); ++k) {
-                                const uint32_t i = partition_.sortedIndices()[k];
-                                if (vortons_.density[i] == 0.0f) continue;
-                                vec3 f;
-                                gridShape_.cellOf(vortons_.position[i], &f);
-                                float w = 1.0f;
-                                for (int a = 0; a < 3; ++a) w *= corner[a] ? f[a] : 1.0f - f[a];
-                                sum += w * vortons_.density[i] * vortons_.volume(i);
+                                const uint32_t i = sorted[k];
+                                if (massDeviation[i] == 0.0f) continue;
+                                const vec3& f = fraction[i];
+                                const float w = (corner.x ? f.x : 1.0f - f.x) * (corner.y ? f.y : 1.0f - f.y) *
+                                                (corner.z ? f.z : 1.0f - f.z);
+                                sum += w * massDeviation[i];
                             }
                         }
                 densityGrid_.at(x, y, z) = sum * invCellVolume;
@@ -252,11 +278,22 @@ void Simulation::diffuse(float dt) { work_->pse.apply(vortons_, fluid_.viscosity
 
 void Simulation::computeSph(float dt) {
     if (vortons_.size() == 0) return;
-    work_->sph.update(vortons_, fluid_);
-    work_->sph.pressureAcceleration(vortons_, fluid_, vortons_.sphAcceleration);
-    parallelForEach(0, vortons_.size(), [&](size_t i) {
-        vortons_.sphVelocity[i] += dt * vortons_.sphAcceleration[i];
-    }, 2048);
+    SphFluid& sph = work_->sph;
+    const FluidMethod method = fluid_.method;
+    const FluidMethod previous = sph.lastStep == stepCount_ - 1 ? sph.lastMethod : FluidMethod::Vpm;
+    sph.carryVelocityAcrossSwitch(vortons_, previous, method, velocityGrid_, dt);
+    sph.update(vortons_, fluid_);
+    sph.acceleration(vortons_, fluid_, dt, vortons_.sphAcceleration);
+    // Under sph nothing else makes a heavy drop fall: Boussinesq buoyancy g rho' / rho0. Under
+    // hybrid the baroclinic vorticity already does, so adding it would count gravity twice.
+    const bool sphOnly = method == FluidMethod::Sph;
+    sph.integrate(vortons_, sphOnly ? fluid_.gravity / fluid_.ambientDensity : vec3(0.0f), dt);
+    // Under sph the vortons' vorticity is that of the SPH flow. This keeps baroclinic generation
+    // and stretching (which still run) from piling up vorticity nothing uses, gives tracers
+    // the flow around the particles, and lets a switch back to vpm continue the motion.
+    if (sphOnly) sph.vorticity(vortons_, vortons_.vorticity);
+    sph.lastMethod = method;
+    sph.lastStep = stepCount_;
 }
 
 // --- 7. advection -----------------------------------------------------------------------------
@@ -264,27 +301,32 @@ void Simulation::computeSph(float dt) {
 void Simulation::advect(float dt) {
     // Midpoint rule in the frozen grid velocity field: second order along curved streamlines
     // (a ring's swirl) at the cost of one extra trilinear lookup, no extra velocity solve.
+    // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot
+    // make results depend on the thread count.)
     const UniformGrid<vec3>& u = velocityGrid_;
     const bool vortexVelocity = fluid_.method != FluidMethod::Sph;
     const bool sphVelocity = fluid_.method != FluidMethod::Vpm;
-    parallelForEach(0, vortons_.size(), [&](size_t i) {
+    if (sphVelocity && vortons_.size() > 0) {
+        // Tracers follow the SPH flow too (interpolated from the partition computeSph built
+        // from the positions before this advection).
+        work_->sph.interpolateToGrid(vortons_, gridShape_);
+        work_->sph.advectTracers(tracers_, u, vortexVelocity, dt);
+    } else {
+        parallelForEachStable(0, tracers_.size(), [&](size_t i) {
+            const vec3 x = tracers_.position[i];
+            const vec3 v = u.interpolate(x + 0.5f * dt * u.interpolate(x));
+            tracers_.velocity[i] = v;
+            tracers_.position[i] = x + dt * v;
+        }, 4096);
+    }
+    parallelForEachStable(0, vortons_.size(), [&](size_t i) {
         const vec3 x = vortons_.position[i];
         vec3 v(0.0f);
-        if (vortexVelocity) {
-            const vec3 mid = x + 0.5f * dt * u.interpolate(x);
-            v = u.interpolate(mid);
-        }
+        if (vortexVelocity) v = u.interpolate(x + 0.5f * dt * u.interpolate(x));
         if (sphVelocity) v += vortons_.sphVelocity[i];
         vortons_.velocity[i] = v;
         vortons_.position[i] = x + dt * v;
     }, 2048);
-    parallelForEach(0, tracers_.size(), [&](size_t i) {
-        const vec3 x = tracers_.position[i];
-        const vec3 mid = x + 0.5f * dt * u.interpolate(x);
-        const vec3 v = u.interpolate(mid);
-        tracers_.velocity[i] = v;
-        tracers_.position[i] = x + dt * v;
-    }, 4096);
 }
 
 // --- 8. bodies --------------------------------------------------------------------------------

@@ -53,6 +53,9 @@ public:
     std::vector<RigidBody>& bodies() { return bodies_; }
     const std::vector<RigidBody>& bodies() const { return bodies_; }
 
+    // Empties particles and bodies and restarts the clock (step 0, time 0); keeps parameters.
+    void reset();
+
     // 0 = all hardware threads. Results are identical for any value.
     void setThreads(int threads);
     int threads() const { return threads_; }

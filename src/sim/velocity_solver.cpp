@@ -134,7 +134,31 @@ void VortonTree::computeMoments(Node& node) const {
         node.size = std::max(node.size, glm::length(d));
         node.dipole += glm::outerProduct(alpha_[k], d);
         node.twist += glm::cross(alpha_[k], d);
+        const mat3 dd = glm::outerProduct(d, d);
+        for (int a = 0; a < 3; ++a) node.quad[a] += alpha_[k][a] * dd;
     }
+}
+
+// Taylor expansion of sum_i alpha_i x f(R - d_i), f(R) = R / |R|^3, about the cluster centre:
+//   f(R - d) = f - (d.grad) f + 1/2 (d.grad)^2 f + O(|d|^3 / |R|^4).
+vec3 VortonTree::farField(const Node& node, const vec3& r, float dist2) {
+    const float invDist2 = 1.0f / dist2;
+    const float invDist3 = std::sqrt(invDist2) * invDist2;
+    const float invDist5 = invDist3 * invDist2;
+    // Zeroth and first order.
+    vec3 u = (glm::cross(node.alpha, r) - node.twist) * invDist3 + glm::cross(node.dipole * r, r) * (3.0f * invDist5);
+    // Second order: g_a = 1/2 sum_kl Q_a,kl d_k d_l f
+    //                   = 1/2 [ -3 (2 Q_a R + tr(Q_a) R) / |R|^5 + 15 R (R.Q_a R) / |R|^7 ].
+    vec3 g[3];
+    for (int a = 0; a < 3; ++a) {
+        const mat3& q = node.quad[a];
+        const vec3 qr = q * r;
+        const float trace = q[0][0] + q[1][1] + q[2][2];
+        g[a] = 0.5f * ((-3.0f * invDist5) * (2.0f * qr + trace * r) + (15.0f * invDist5 * invDist2 * glm::dot(r, qr)) * r);
+    }
+    // sum_a e_a x g_a
+    u += vec3(g[1].z - g[2].y, g[2].x - g[0].z, g[0].y - g[1].x);
+    return u;
 }
 
 vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
@@ -151,12 +175,7 @@ vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
         const float reach = node.size + node.maxSigma;
         const bool farEnough = node.size * node.size < theta * theta * dist2 && reach * reach < dist2;
         if (farEnough) {
-            // Monopole plus first-order (dipole) Taylor terms of the Biot-Savart kernel.
-            const float invDist2 = 1.0f / dist2;
-            const float invDist3 = std::sqrt(invDist2) * invDist2;
-            const vec3 mr = node.dipole * r;
-            u += (glm::cross(node.alpha, r) - node.twist) * invDist3 +
-                 glm::cross(mr, r) * (3.0f * invDist3 * invDist2);
+            u += farField(node, r, dist2);
         } else if (node.childCount == 0) {
             for (uint32_t k = node.begin; k < node.end; ++k) {
                 const vec3 d = x - pos_[k];

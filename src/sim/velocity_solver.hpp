@@ -2,7 +2,8 @@
 // Velocity from vorticity (Biot-Savart with a Rankine-like core):
 //   u(x) = 1/(4 pi) sum_i (omega_i V_i) x r_i / max(|r_i|, sigma_i)^3,  r_i = x - x_i.
 // DirectSolver sums every vorton (O(N M)): the accuracy reference.
-// TreeSolver is a Barnes-Hut octree with dipole (first-order) cluster corrections.
+// VortonTree is a Barnes-Hut octree whose clusters carry the Taylor expansion of the kernel to
+// second order (monopole, dipole and quadrupole moments of omega V about the cluster centre).
 #include "core/math.hpp"
 #include "sim/particles.hpp"
 
@@ -37,6 +38,7 @@ private:
         vec3 alpha{0.0f};         // sum omega V
         mat3 dipole{0.0f};        // sum alpha_i (x_i - centre)^T  (column j = sum alpha d_j)
         vec3 twist{0.0f};         // sum alpha_i x (x_i - centre)
+        mat3 quad[3];             // quad[a] = sum alpha_i,a d_i d_i^T (second moments per alpha component)
         float maxSigma = 0.0f;    // largest core radius inside
         uint32_t firstChild = 0;  // index of first child node, 0 if leaf
         uint32_t childCount = 0;
@@ -44,6 +46,7 @@ private:
     };
     uint32_t buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth);
     void computeMoments(Node& node) const;
+    static vec3 farField(const Node& node, const vec3& r, float dist2);
     std::vector<Node> nodes_;
     std::vector<uint32_t> order_;
     std::vector<vec3> pos_;   // positions in tree order

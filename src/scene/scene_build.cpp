@@ -1,0 +1,87 @@
+// buildSimulation: turns a validated Scene into particles and bodies of a Simulation.
+#include "bodies/shapes.hpp"
+#include "scene/scene.hpp"
+#include "scene/scene_geometry.hpp"
+#include "sim/simulation.hpp"
+
+#include <stdexcept>
+
+namespace vfx {
+namespace {
+
+std::vector<vec3> samplePoints(const RegionDesc& region, const std::string& source, const std::string& pointer) {
+    try {
+        return sampleRegion(region);
+    } catch (const std::invalid_argument& e) {
+        throw SceneError(source + ": " + pointer + ": " + e.what());
+    }
+}
+
+float densityAt(const RegionDesc& region, const vec3& x) {
+    return region.density + glm::dot(region.densityGradient, x - regionDensityOrigin(region));
+}
+
+// Each vorton stands for an equal share of the region's volume. A ring's vorticity is uniform
+// in the core, circulation / (pi a^2), scaled by share / own volume so that sum |omega| V equals
+// circulation times the ring's length even when vorton_radius is set by hand.
+void addVortons(const RegionDesc& region, const std::vector<vec3>& points, Vortons& vortons) {
+    const float volume = regionVolume(region);
+    const float share = volume / float(points.size());
+    const float sigma = region.vortonRadius > 0.0f ? region.vortonRadius : automaticVortonRadius(volume, points.size());
+    const float ringVorticity = region.circulation / (kPi * region.coreRadius * region.coreRadius) * (share / sphereVolume(sigma));
+    for (const vec3& x : points) {
+        const vec3 omega = region.shape == RegionShape::Ring ? ringVorticity * ringTangent(region, x) : region.vorticity;
+        vortons.add(x, omega, sigma, densityAt(region, x));
+    }
+}
+
+void addTracers(const RegionDesc& region, const std::vector<vec3>& points, Tracers& tracers) {
+    for (const vec3& x : points) {
+        const size_t i = tracers.add(x);
+        tracers.density[i] = densityAt(region, x);
+    }
+}
+
+RigidBody makeSceneBody(const BodyDesc& desc, const std::string& source, const std::string& pointer) {
+    RigidBody body;
+    body.name = desc.name;
+    body.motion = desc.motion;
+    body.kinematic = desc.kinematic;
+    body.density = desc.density;
+    body.position = desc.position;
+    body.orientation = orientationFromEulerDegrees(desc.orientationEuler);
+    body.velocity = desc.velocity;
+    try {
+        body.shape = makeBodyShape(desc, desc.hole);
+        finalizeBodyMass(body);  // also sets the rest pose of kinematic bodies
+    } catch (const std::invalid_argument& e) {
+        throw SceneError(source + ": " + pointer + ": " + e.what());
+    }
+    body.restPosition = desc.position;
+    body.restOrientation = body.orientation;
+    return body;
+}
+
+}  // namespace
+
+void buildSimulation(const Scene& scene, Simulation& sim) {
+    const std::string source = scene.path.empty() ? "scene" : scene.path;
+    // Build everything first so a failure leaves the simulation untouched.
+    Vortons vortons;
+    for (size_t i = 0; i < scene.vortons.size(); ++i)
+        addVortons(scene.vortons[i], samplePoints(scene.vortons[i], source, "/vortons/" + std::to_string(i)), vortons);
+    Tracers tracers;
+    for (size_t i = 0; i < scene.tracers.size(); ++i)
+        addTracers(scene.tracers[i], samplePoints(scene.tracers[i], source, "/tracers/" + std::to_string(i)), tracers);
+    std::vector<RigidBody> bodies;
+    for (size_t i = 0; i < scene.bodies.size(); ++i)
+        bodies.push_back(makeSceneBody(scene.bodies[i], source, "/bodies/" + std::to_string(i)));
+
+    sim.reset();
+    sim.fluid() = scene.fluid;
+    sim.vortons() = std::move(vortons);
+    sim.tracers() = std::move(tracers);
+    sim.bodies() = std::move(bodies);
+}
+
+}  // namespace vfx

@@ -1,0 +1,42 @@
+#pragma once
+// Geometry of scene regions and bodies, shared by scene validation and by buildSimulation:
+// region volumes and point sampling, support functions for containment checks, body shapes.
+#include "scene/scene.hpp"
+
+#include <vector>
+
+namespace vfx {
+
+// Volume of the region's shape, m^3.
+float regionVolume(const RegionDesc& region);
+// Point the region's density is given at (sphere/ring centre, box centre).
+vec3 regionDensityOrigin(const RegionDesc& region);
+// Tight axis-aligned bounds of the region.
+void regionBounds(const RegionDesc& region, vec3& lo, vec3& hi);
+bool regionContains(const RegionDesc& region, const vec3& point);
+// max over the region of dot(direction, x) (direction need not be unit).
+float regionSupport(const RegionDesc& region, const vec3& direction);
+// Radius of a sphere about regionDensityOrigin that holds the region.
+float regionBoundingRadius(const RegionDesc& region);
+
+// The particle positions of a region: `random` (std::mt19937 seeded with region.seed, rejection
+// sampling inside the shape; exactly count points) or `lattice` (regular cubic lattice whose
+// spacing is tuned so about count points fall inside; a box is filled wall to wall with
+// round(L/s) cell-centred points per axis). Deterministic.
+std::vector<vec3> sampleRegion(const RegionDesc& region);
+
+// Automatic vorton radius: the sphere whose volume is the region volume per vorton, so the
+// vortons' volumes add up to the region's (mass and circulation totals match the scene).
+float automaticVortonRadius(float regionVolume, size_t count);
+
+// Unit vorticity direction of a ring at a point: circles the axis by the right-hand rule.
+vec3 ringTangent(const RegionDesc& ring, const vec3& point);
+
+// Orientation from Euler angles in degrees: rotate about fixed x, then y, then z.
+quat orientationFromEulerDegrees(const vec3& degrees);
+
+// Body collision shape from a description via src/bodies/shapes.hpp. hole overrides desc.hole
+// (validation builds the solid version to measure it). Throws std::invalid_argument.
+CollisionShape makeBodyShape(const BodyDesc& desc, bool hole);
+
+}  // namespace vfx
