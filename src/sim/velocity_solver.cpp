@@ -137,28 +137,26 @@ void VortonTree::computeMoments(Node& node) const {
         const mat3 dd = glm::outerProduct(d, d);
         for (int a = 0; a < 3; ++a) node.quad[a] += alpha_[k][a] * dd;
     }
+    for (int a = 0; a < 3; ++a) node.quadTrace[a] = node.quad[a][0][0] + node.quad[a][1][1] + node.quad[a][2][2];
 }
 
 // Taylor expansion of sum_i alpha_i x f(R - d_i), f(R) = R / |R|^3, about the cluster centre:
-//   f(R - d) = f - (d.grad) f + 1/2 (d.grad)^2 f + O(|d|^3 / |R|^4).
+//   f(R - d) = f - (d.grad) f + 1/2 (d.grad)^2 f + O(|d|^3 / |R|^4)
+// With v_a = Q_a R, s_a = R.v_a and t_a = trace Q_a the three orders add up to
+//   u = c x R - W / |R|^3 - 3 / |R|^5 sum_a e_a x v_a,
+//   c = A / |R|^3 + 3 (M R) / |R|^5 - 3/2 t / |R|^5 + 15/2 s / |R|^7,
+// so one cross product with R serves every "x R" term.
 vec3 VortonTree::farField(const Node& node, const vec3& r, float dist2) {
     const float invDist2 = 1.0f / dist2;
     const float invDist3 = std::sqrt(invDist2) * invDist2;
     const float invDist5 = invDist3 * invDist2;
-    // Zeroth and first order.
-    vec3 u = (glm::cross(node.alpha, r) - node.twist) * invDist3 + glm::cross(node.dipole * r, r) * (3.0f * invDist5);
-    // Second order: g_a = 1/2 sum_kl Q_a,kl d_k d_l f
-    //                   = 1/2 [ -3 (2 Q_a R + tr(Q_a) R) / |R|^5 + 15 R (R.Q_a R) / |R|^7 ].
-    vec3 g[3];
-    for (int a = 0; a < 3; ++a) {
-        const mat3& q = node.quad[a];
-        const vec3 qr = q * r;
-        const float trace = q[0][0] + q[1][1] + q[2][2];
-        g[a] = 0.5f * ((-3.0f * invDist5) * (2.0f * qr + trace * r) + (15.0f * invDist5 * invDist2 * glm::dot(r, qr)) * r);
-    }
-    // sum_a e_a x g_a
-    u += vec3(g[1].z - g[2].y, g[2].x - g[0].z, g[0].y - g[1].x);
-    return u;
+    const float invDist7 = invDist5 * invDist2;
+    const vec3 vx = node.quad[0] * r, vy = node.quad[1] * r, vz = node.quad[2] * r;
+    const vec3 s(glm::dot(r, vx), glm::dot(r, vy), glm::dot(r, vz));
+    const vec3 c = node.alpha * invDist3 + (node.dipole * r) * (3.0f * invDist5) - node.quadTrace * (1.5f * invDist5) +
+                   s * (7.5f * invDist7);
+    const vec3 basisCross(vy.z - vz.y, vz.x - vx.z, vx.y - vy.x);
+    return glm::cross(c, r) - node.twist * invDist3 - basisCross * (3.0f * invDist5);
 }
 
 vec3 VortonTree::velocityAt(const vec3& x, float theta) const {

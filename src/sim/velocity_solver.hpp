@@ -38,7 +38,8 @@ private:
         vec3 alpha{0.0f};         // sum omega V
         mat3 dipole{0.0f};        // sum alpha_i (x_i - centre)^T  (column j = sum alpha d_j)
         vec3 twist{0.0f};         // sum alpha_i x (x_i - centre)
-        mat3 quad[3];             // quad[a] = sum alpha_i,a d_i d_i^T (second moments per alpha component)
+        mat3 quad[3]{mat3(0.0f), mat3(0.0f), mat3(0.0f)};  // quad[a] = sum alpha_i,a d_i d_i^T (glm does not zero by default)
+        vec3 quadTrace{0.0f};     // trace of each quad[a]
         float maxSigma = 0.0f;    // largest core radius inside
         uint32_t firstChild = 0;  // index of first child node, 0 if leaf
         uint32_t childCount = 0;
