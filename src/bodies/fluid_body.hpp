@@ -21,13 +21,26 @@ float contactDistance(const RigidBody& body, const vec3& worldPoint, vec3* norma
 void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions,
                           float maxProximity, std::vector<float>& proximity);
 
-// Pushes vortons and tracers that penetrate a body back to its surface with the body's surface
-// velocity, reassigns vorton vorticity for no-slip, and accumulates the momentum change on the
-// body (impulse, angularImpulse). Records hitWall/hitNormal for vortons. Race-free, deterministic.
+// Pushes vortons and tracers that penetrate a body back to its surface (1e-4 of its size on the
+// fluid side) with the body's surface velocity, reassigns vorton vorticity for no-slip, and
+// accumulates the momentum change on the body (impulse, angularImpulse). Race-free, deterministic.
+// Details:
+// - Kinematic bodies are met at their end-of-step pose (clock + dt), so after this call no
+//   particle is outside a container by more than round-off, however fast it moves.
+// - Solids are processed before containers, so containers have the last word.
+// - Vortons in contact (pushed, or with their core radius overlapping the wall) get the no-slip
+//   vorticity (see noSlipVorticity), shared among the vortons on the same wall patch, and record
+//   hitWall/hitNormal; the spin angular momentum they gain goes to the body.
+// - Momentum exchange with a dynamic body is perfectly inelastic and implicit: the body and the
+//   pushed vortons (mass (rho0 + rho') V) end with one rigid motion conserving their linear and
+//   angular momentum. Tracers are massless (passive): they move but exchange nothing.
+// - Vortons in sph/hybrid mode lose the part of their SPH velocity driving into the wall.
 void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons, Tracers& tracers,
                                 const FluidParams& fluid, float dt);
 
-// Displaced mass of a body sampled from the density-deviation grid (ambient where uncovered).
+// Displaced mass of a body sampled from the density-deviation grid at its centre and one
+// "radius" (its reach along gravity) below and above, averaged (ambient where the grid does not
+// cover a sample), plus the ambient density, times the body volume. 0 for containers.
 float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDeviation,
                     const FluidParams& fluid);
 
@@ -38,8 +51,48 @@ void applyBuoyancyAndGravity(std::vector<RigidBody>& bodies, const UniformGrid<f
 // Integrates dynamic bodies (forces, impulses, torques) and poses kinematic ones at time t+dt.
 void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt);
 
-// Removes the wall-normal component of the density gradient near walls (fluid.poisoning).
+// Removes the wall-normal component of the density gradient near walls (fluid.poisoning):
+// - hits: at the 8 grid points of the cell of each vorton that hit a wall, for the walls the
+//   vorton touches (within its core radius). Variants serial / atomic (compare-and-swap) /
+//   partitioned (even then odd z-slabs of `partition`, no atomics) give bitwise identical results.
+// - walls: at every grid point inside a body or within fluid.poisonTestRadius of a wall
+//   (0 = two grid spacings), for every wall face within that reach.
+// Several walls at one point (edges, corners) remove the whole span of their normals.
 void poisonDensityGradient(UniformGrid<vec3>& densityGradient, const std::vector<RigidBody>& bodies,
                            const Vortons& vortons, const CellPartition& partition, const FluidParams& fluid);
+
+// --- helpers (added by the bodies helper; used by the functions above, tests and benchmarks) ---
+
+// Contact of a world point with a body (world frame): distance as contactDistance, the unit
+// normal into the fluid, the contact point on the surface and the face index (-1: sphere).
+struct BodyContact {
+    float distance = 0.0f;
+    vec3 normal{0.0f, 1.0f, 0.0f};
+    vec3 point{0.0f};
+    int feature = -1;
+};
+BodyContact contactWithBody(const RigidBody& body, const vec3& worldPoint);
+
+// Broad phase (part 14): can a world point come within `reach` of the body's surface? Solids:
+// inside the circumscribed sphere grown by reach; holes: outside the inscribed sphere shrunk by it.
+bool mayTouchBody(const RigidBody& body, const vec3& worldPoint, float reach);
+
+// Collision distance of a moving world point (world velocity): solids count only the faces
+// the point moves deeper through relative to the body; holes count every face (part 14).
+float collisionDistance(const RigidBody& body, const vec3& worldPoint, const vec3& worldVelocity,
+                        vec3* normalIntoFluid = nullptr);
+
+// Pose and velocities of a kinematic body at time t: rest pose, plus drift velocity * t, plus
+// amplitude * sin(2 pi t / period), rotated by angularAmplitude * sin(2 pi t / period).
+void setKinematicPose(RigidBody& body, double time);
+
+// g minus its components along the span of the normals (Gram-Schmidt in the given order, so a
+// corner removes both walls' components and repeated normals change nothing).
+vec3 removeNormalComponents(const vec3& g, const vec3* normals, size_t count);
+
+// Vorton vorticity after a wall contact: the normal part is kept, the tangential part becomes
+// the no-slip wall sheet gamma = n x (u - u_wall) carried over the vorton's share of the wall,
+// omega_t = gamma / V^(1/3) (V the vorton volume).
+vec3 noSlipVorticity(const vec3& vorticity, const vec3& normalIntoFluid, const vec3& slip, float sigma);
 
 }  // namespace vfx

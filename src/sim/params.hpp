@@ -27,7 +27,7 @@ struct FluidParams {
     bool stretching = true;             // vortex stretching and tilting term
     bool diffusion = true;              // PSE viscous diffusion
     bool baroclinic = true;             // baroclinic (buoyancy) generation
-    float poisonTestRadius = 0.0f;      // walls poisoning reach beyond the wall; 0 = one grid spacing
+    float poisonTestRadius = 0.0f;      // walls poisoning reach beyond the wall; 0 = two grid spacings
     // SPH
     float sphInfluenceRadius = 0.15f;   // kernel support h, m
     float sphRestSpacing = 0.06f;       // spacing SPH pressure keeps particles at, m

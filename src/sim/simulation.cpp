@@ -304,13 +304,24 @@ void Simulation::advect(float dt) {
     // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot
     // make results depend on the thread count.)
     const UniformGrid<vec3>& u = velocityGrid_;
+    SphFluid& sph = work_->sph;
+    // Leaving hybrid for vpm, the SPH correction would vanish between two steps: it still moves
+    // the vortons this step, and its vorticity joins theirs so the vortex velocity takes it over.
+    const bool leavingHybrid = fluid_.method == FluidMethod::Vpm && sph.lastMethod == FluidMethod::Hybrid &&
+                               sph.lastStep == stepCount_ - 1 && vortons_.size() > 0;
+    if (leavingHybrid) {
+        sph.update(vortons_, fluid_);
+        std::vector<vec3> correction;
+        sph.vorticity(vortons_, correction);
+        parallelForEach(0, vortons_.size(), [&](size_t i) { vortons_.vorticity[i] += correction[i]; }, 4096);
+    }
     const bool vortexVelocity = fluid_.method != FluidMethod::Sph;
-    const bool sphVelocity = fluid_.method != FluidMethod::Vpm;
-    if (sphVelocity && vortons_.size() > 0) {
+    const bool sphVelocity = fluid_.method != FluidMethod::Vpm || leavingHybrid;
+    if (fluid_.method != FluidMethod::Vpm && vortons_.size() > 0) {
         // Tracers follow the SPH flow too (interpolated from the partition computeSph built
         // from the positions before this advection).
-        work_->sph.interpolateToGrid(vortons_, gridShape_);
-        work_->sph.advectTracers(tracers_, u, vortexVelocity, dt);
+        sph.interpolateToGrid(vortons_, gridShape_);
+        sph.advectTracers(tracers_, u, vortexVelocity, dt);
     } else {
         parallelForEachStable(0, tracers_.size(), [&](size_t i) {
             const vec3 x = tracers_.position[i];

@@ -1,28 +1,131 @@
 #pragma once
 // Smoothed particle hydrodynamics on vortons (parts 15, 16): mesh-free density gradient for
 // baroclinic generation and a pressure acceleration for the sph / hybrid fluid methods.
+//
+// Kernels (support h): the poly6 kernel W for number density, interpolation and the density
+// gradient (smooth, so the gradient of a linear field is accurate on a lattice), and the
+// gradient of the spiky kernel for pressure (it does not vanish at r -> 0, so close pairs
+// repel instead of clumping).
+//
+// Every loop is a per-particle gather: particle i visits its neighbours in a fixed order
+// (cells in index order, particles ascending inside a cell) and writes only its own outputs,
+// so results are bitwise identical for any number of threads.
 #include "core/cell_partition.hpp"
+#include "core/uniform_grid.hpp"
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
+
+#include "core/parallel.hpp"
 
 #include <vector>
 
 namespace vfx {
 
+// parallelForEach whose body is compiled exactly once. GCC contracts a * b + c into a fused
+// multiply-add by default (-ffp-contract=fast), and when a loop body is inlined into several of
+// TBB's call sites each copy may be contracted differently; which copy runs an item depends on
+// the thread count, so results would differ in the last bit between thread counts. Calling the
+// body through one out-of-line function keeps the arithmetic identical for every item.
+template <typename Body>
+[[gnu::noinline]] void runItemOutOfLine(const Body& body, size_t item) { body(item); }
+
+template <typename Body>
+void parallelForEachStable(size_t begin, size_t end, const Body& body, size_t grain = 256) {
+    parallelForEach(begin, end, [&](size_t i) { runItemOutOfLine(body, i); }, grain);
+}
+
+// Poly6 kernel W(r, h) = 315 / (64 pi h^9) (h^2 - r^2)^3 for r < h, else 0. Integrates to 1.
+float sphKernel(float r, float h);
+// Gradient of the poly6 kernel with respect to x_i, for rij = x_i - x_j.
+vec3 sphKernelGradient(const vec3& rij, float h);
+// Gradient of the spiky kernel 15 / (pi h^6) (h - r)^3 with respect to x_i (pressure forces).
+vec3 sphPressureKernelGradient(const vec3& rij, float h);
+// Number density sum_j W(|x_j|, h) at a point of an infinite cubic lattice of that spacing.
+float sphRestNumberDensity(float spacing, float h);
+
+// Artificial viscosity nu = alpha * c * h with c = sqrt(stiffness), the sound speed.
+constexpr float kSphViscosityAlpha = 0.5f;
+
 class SphFluid {
 public:
-    // Partitions the vortons into cells of size >= h and computes number densities.
+    // Partitions the vortons into cells of size >= h and computes number densities. Cheap when
+    // the positions have not changed since the last call.
     void update(const Vortons& vortons, const FluidParams& fluid);
     // Density gradient at each vorton: canonical form where proximity >= h, difference form nearer.
+    // `vortons` must be those passed to the last update().
     void densityGradient(const Vortons& vortons, const std::vector<float>& wallProximity,
                          const FluidParams& fluid, std::vector<vec3>& out) const;
     // Pressure-gradient acceleration at each vorton (keeps particles near the rest spacing).
     void pressureAcceleration(const Vortons& vortons, const FluidParams& fluid, std::vector<vec3>& out) const;
+    // Pressure plus artificial viscosity acting on sphVelocity: the SPH acceleration of a step.
+    // Also sets each vorton's ambient drag rate, which integrate() applies.
+    void acceleration(const Vortons& vortons, const FluidParams& fluid, float dt, std::vector<vec3>& out);
+    // Artificial kinematic viscosity nu = alpha c h, capped so explicit steps of dt stay stable.
+    float viscosity(const FluidParams& fluid, float dt) const;
+    // Vorticity of the sphVelocity field, canonical SPH curl sum_j gradW_ij x v_j / n_j. The
+    // fluid outside the particles counts as still, so a moving drop gets its surface vortex
+    // sheet: the vortex (Biot-Savart) velocity of the result roughly reproduces the SPH flow.
+    void vorticity(const Vortons& vortons, std::vector<vec3>& out) const;
+    // SPH interpolation of sphVelocity at the points of `shape`: velocity = sum_j v_j W / n_j
+    // and weight = sum_j W / n_j (about 1 inside the particles, 0 away from them). Carries
+    // tracers with the SPH flow.
+    void interpolateToGrid(const Vortons& vortons, const GridShape& shape);
+    const UniformGrid<vec3>& gridVelocity() const { return gridVelocity_; }
+    const UniformGrid<float>& gridWeight() const { return gridWeight_; }
+
+    // Re-expresses sphVelocity when the method changes, so the velocity each vorton moves with
+    // stays continuous: sphVelocity is the whole velocity under sph and a correction on top of
+    // the vortex velocity under hybrid (vpm -> hybrid: zero correction; vpm -> sph: the vortex
+    // velocity; sph <-> hybrid: minus / plus the vortex velocity).
+    void carryVelocityAcrossSwitch(Vortons& vortons, FluidMethod previous, FluidMethod current,
+                                   const UniformGrid<vec3>& vortexVelocity, float dt) const;
+    // sphAcceleration += rho' * reducedGravity; sphVelocity += dt * sphAcceleration with the
+    // ambient drag of acceleration() applied implicitly, minus any into-wall component for
+    // vortons that hit a wall in the last collision phase.
+    void integrate(Vortons& vortons, const vec3& reducedGravity, float dt) const;
+    // Midpoint advection of tracers after interpolateToGrid(): hybrid adds the interpolated SPH
+    // velocity to the vortex velocity; sph takes the SPH velocity inside the particles and the
+    // vortex velocity (of the SPH vorticity) outside, blended by the interpolation weight.
+    void advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVelocity, bool hybrid, float dt) const;
+
     const std::vector<float>& numberDensity() const { return numberDensity_; }
+    // Rest number density n0 for the current parameters (cached).
+    float restNumberDensity(const FluidParams& fluid) const;
+    const CellPartition& partition() const { return partition_; }
+
+    // Method bookkeeping for run-time switches (Simulation::computeSph): the method and step
+    // of the last SPH phase that ran.
+    FluidMethod lastMethod = FluidMethod::Vpm;
+    long lastStep = -2;
 
 private:
+    // Candidate neighbours of a point: the particles of the cells of the 3x3x3 block around
+    // its cell that the sphere of radius h reaches, as ranges of partition order, one per
+    // (y, z) row of cells. Returns the number of ranges.
+    static constexpr int kMaxRanges = 9;
+    int neighbourRanges(const vec3& p, uint32_t (*ranges)[2]) const;
+    bool isCurrent(const Vortons& vortons, const FluidParams& fluid) const;
+    void buildPartition(const Vortons& vortons);
+    void computeNumberDensity();
+    // Runs body(k, ranges, rangeCount) for every particle k (partition order) in parallel with
+    // its candidate neighbours. body must write only particle k's outputs.
+    template <typename Body> void forEachParticle(Body&& body) const;
+    // (p / rho) / n of every particle in partition order; checks the stiffness.
+    std::vector<float> sortedPressureOverN(const FluidParams& fluid) const;
+    // Pressure plus, with velocities, viscosity nu toward the neighbours' velocities.
+    void accelerationTerms(const Vortons& vortons, const FluidParams& fluid, float nu, std::vector<vec3>& out,
+                           const std::vector<vec3>* velocities) const;
+
     CellPartition partition_;
-    std::vector<float> numberDensity_;
+    float h_ = 0.0f;
+    size_t count_ = 0;                       // particles in the partition
+    std::vector<float> x_, y_, z_;           // positions by component in partition order (padded)
+    std::vector<float> sortedNumberDensity_; // n in partition order (padded)
+    std::vector<float> numberDensity_;       // n in vorton order
+    std::vector<float> dragRate_;            // ambient drag rate, 1/s, in vorton order
+    UniformGrid<vec3> gridVelocity_;
+    UniformGrid<float> gridWeight_;
+    mutable float cachedRestSpacing_ = -1.0f, cachedRestH_ = -1.0f, cachedRestDensity_ = 0.0f;
 };
 
 }  // namespace vfx

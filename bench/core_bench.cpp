@@ -1,0 +1,151 @@
+// Google Benchmark suite for the vortex core and fluid buoyancy.
+//
+//  BM_DyeDropStep      whole Simulation::step of the dye drop (heavy ball radius 0.5, deviation
+//                      0.5) at 4k/16k/64k vortons, 0 or 100k tracers, 1 or 2 threads; per-phase
+//                      milliseconds (sim.timers()) are reported as counters ms_<phase>.
+//  BM_TreeVelocityOnGrid   VortonTree build + velocity at the step's grid points.
+//  BM_DirectVelocityOnGrid direct summation at the same points (4k and 16k only: O(N^2)).
+//  BM_PseDiffusion     one PSE diffusion pass.
+//
+// All wall-clock (UseRealTime), in ms. The default run takes well under 2 minutes; narrow it
+// with --benchmark_filter (e.g. 'DyeDropStep.*vortons:16384').
+#include "core/math.hpp"
+#include "sim/diffusion.hpp"
+#include "sim/params.hpp"
+#include "sim/simulation.hpp"
+#include "sim/velocity_solver.hpp"
+#include "../tests/test_helpers.hpp"
+
+#include <benchmark/benchmark.h>
+#include <tbb/task_arena.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace vfx {
+namespace {
+
+constexpr float kDt = 0.01f;
+constexpr size_t kTracers = 100000;
+
+// The dye-drop scene: a still heavy ball that sinks and rolls up into a ring.
+void buildDyeDrop(Simulation& sim, size_t vortons, size_t tracers) {
+    const vec3 centre(0.0f, 1.0f, 0.0f);
+    test::addBall(sim.vortons(), test::BallSpec{centre, 0.5f, vortons, 0.5f, vec3(0.0f), 1});
+    if (tracers) test::addTracerBall(sim.tracers(), centre, 0.5f, tracers, 2);
+}
+
+// A few steps so the drop has vorticity (a still ball has none and every solver is trivial).
+void warmUp(Simulation& sim, int steps) {
+    for (int k = 0; k < steps; ++k) sim.step(kDt);
+}
+
+void BM_DyeDropStep(benchmark::State& state) {
+    const size_t vortons = size_t(state.range(0));
+    const size_t tracers = size_t(state.range(1));
+    const int threads = int(state.range(2));
+    Simulation sim;
+    sim.setThreads(threads);
+    buildDyeDrop(sim, vortons, tracers);
+    warmUp(sim, 2);
+    std::map<std::string, double> phaseMs;
+    for (auto _ : state) {
+        sim.step(kDt);
+        for (const PhaseTimers::Phase& p : sim.timers().phases()) phaseMs[p.name] += p.lastMs;
+    }
+    for (const auto& [name, ms] : phaseMs)
+        state.counters["ms_" + name] = benchmark::Counter(ms, benchmark::Counter::kAvgIterations);
+    state.counters["vortons"] = double(vortons);
+    state.counters["tracers"] = double(tracers);
+    state.counters["threads"] = threads;
+    state.counters["grid_points"] = double(sim.gridShape().pointCount());
+}
+
+// Arguments for one vorton count: with and without tracers, on 1 and 2 threads.
+void dyeDropArgs(benchmark::internal::Benchmark* b, long vortons) {
+    b->ArgNames({"vortons", "tracers", "threads"});
+    for (long t : {0L, long(kTracers)})
+        for (long threads : {1L, 2L}) b->Args({vortons, t, threads});
+}
+
+// The grid points of a warmed-up dye drop: what the velocity phase evaluates at.
+struct VelocityCase {
+    Simulation sim;
+    std::vector<vec3> points;
+    explicit VelocityCase(size_t vortons) {
+        buildDyeDrop(sim, vortons, 0);
+        warmUp(sim, 3);
+        const GridShape& s = sim.gridShape();
+        for (int z = 0; z < s.points.z; ++z)
+            for (int y = 0; y < s.points.y; ++y)
+                for (int x = 0; x < s.points.x; ++x) points.push_back(s.pointPosition(x, y, z));
+    }
+};
+
+void BM_TreeVelocityOnGrid(benchmark::State& state) {
+    VelocityCase c(size_t(state.range(0)));
+    tbb::task_arena arena(int(state.range(1)));
+    const float theta = FluidParams{}.treeOpeningAngle;
+    VortonTree tree;
+    std::vector<vec3> out;
+    for (auto _ : state) {
+        arena.execute([&] {
+            tree.build(c.sim.vortons());
+            tree.velocity(c.points, out, theta);
+        });
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.counters["grid_points"] = double(c.points.size());
+    state.counters["nodes"] = double(tree.nodeCount());
+}
+
+void BM_DirectVelocityOnGrid(benchmark::State& state) {
+    VelocityCase c(size_t(state.range(0)));
+    tbb::task_arena arena(int(state.range(1)));
+    std::vector<vec3> out;
+    for (auto _ : state) {
+        arena.execute([&] { directVelocity(c.sim.vortons(), c.points, out); });
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.counters["grid_points"] = double(c.points.size());
+}
+
+void BM_PseDiffusion(benchmark::State& state) {
+    Simulation sim;
+    buildDyeDrop(sim, size_t(state.range(0)), 0);
+    warmUp(sim, 3);
+    tbb::task_arena arena(int(state.range(1)));
+    Vortons v = sim.vortons();
+    PseDiffusion pse;
+    for (auto _ : state) {
+        arena.execute([&] { pse.apply(v, 0.001f, kDt); });
+        benchmark::DoNotOptimize(v.vorticity.data());
+    }
+}
+
+void sizeThreadArgs(benchmark::internal::Benchmark* b, std::initializer_list<long> sizes) {
+    b->ArgNames({"vortons", "threads"});
+    for (long n : sizes)
+        for (long threads : {1L, 2L}) b->Args({n, threads});
+}
+
+// Fixed step counts (fewer for the big cases) keep the default run short.
+BENCHMARK(BM_DyeDropStep)->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 4096); })
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(20);
+BENCHMARK(BM_DyeDropStep)->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 16384); })
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(8);
+BENCHMARK(BM_DyeDropStep)->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 65536); })
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_TreeVelocityOnGrid)
+    ->Apply([](benchmark::internal::Benchmark* b) { sizeThreadArgs(b, {4096, 16384, 65536}); })
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.2);
+BENCHMARK(BM_DirectVelocityOnGrid)
+    ->Apply([](benchmark::internal::Benchmark* b) { sizeThreadArgs(b, {4096, 16384}); })
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_PseDiffusion)
+    ->Apply([](benchmark::internal::Benchmark* b) { sizeThreadArgs(b, {4096, 16384, 65536}); })
+    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.2);
+
+}  // namespace
+}  // namespace vfx

@@ -1,0 +1,522 @@
+// Fluid-body interaction (part 4), body buoyancy (part 9) and rigid-body integration.
+// Collisions are resolved per particle in parallel; the momentum each particle hands to a body
+// is summed in fixed chunks combined in order (deterministicReduce), so the bodies see the
+// same impulse bit for bit whatever the thread count.
+#include "bodies/fluid_body.hpp"
+
+#include "bodies/shapes.hpp"
+#include "core/parallel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <memory>
+
+namespace vfx {
+
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
+constexpr size_t kChunk = 2048;  // vortons per reduction chunk (fixed: results never depend on threads)
+
+// Sums over the vortons that hit one body in one step (double precision, fixed-order).
+struct ContactSums {
+    double mass = 0.0;                // M = sum m
+    dvec3 momentum{0.0};              // P = sum m v
+    dvec3 firstMoment{0.0};           // S = sum m r, r from the body position
+    dvec3 angularMomentum{0.0};       // L = sum r x m v - spin changes
+    glm::dmat3 inertia{0.0};          // sum m (|r|^2 1 - r r^T)
+    dvec3 slipMomentum{0.0};          // sum m (v - v_wall): what a body of infinite mass receives
+    dvec3 slipAngularMomentum{0.0};
+    size_t contacts = 0;              // vortons in contact (pushed or touching)
+};
+
+ContactSums addSums(const ContactSums& a, const ContactSums& b) {
+    ContactSums s;
+    s.mass = a.mass + b.mass;
+    s.momentum = a.momentum + b.momentum;
+    s.firstMoment = a.firstMoment + b.firstMoment;
+    s.angularMomentum = a.angularMomentum + b.angularMomentum;
+    s.inertia = a.inertia + b.inertia;
+    s.slipMomentum = a.slipMomentum + b.slipMomentum;
+    s.slipAngularMomentum = a.slipAngularMomentum + b.slipAngularMomentum;
+    s.contacts = a.contacts + b.contacts;
+    return s;
+}
+
+vec3 centreInWorld(const RigidBody& body) { return body.toWorld(body.shape.center); }
+
+// A body as the particles of this step meet it, with its broad-phase sphere in world space.
+// Kinematic bodies are already at their end-of-step pose (the pose integrateBodies will give
+// them), so particles are contained by the wall where it will be drawn and dumped, however
+// fast it moves.
+struct PosedBody {
+    RigidBody body;
+    vec3 centre{0.0f};
+    float margin = 0.0f;
+
+    PosedBody(const RigidBody& original, float dt) : body(original) {
+        if (body.motion == MotionKind::Kinematic) setKinematicPose(body, original.clock + double(dt));
+        centre = centreInWorld(body);
+        margin = collisionMargin(body.shape);
+    }
+    // Broad phase (same test as mayTouchBody, with the centre computed once).
+    bool mayTouch(const vec3& p, float reach) const {
+        const float fromCentre = glm::length(p - centre);
+        return body.isHole() ? fromCentre > body.shape.inscribedRadius - reach
+                             : fromCentre < body.shape.circumscribedRadius + reach;
+    }
+};
+
+// Moves a penetrating point to the fluid side of the body. Returns false (and changes nothing)
+// when the point does not penetrate. `normal` gets the unit wall normal into the fluid.
+bool pushOutOfBody(const PosedBody& posed, vec3& position, const vec3& velocity, vec3& normal) {
+    if (!posed.mayTouch(position, 0.0f)) return false;
+    const RigidBody& body = posed.body;
+    const CollisionShape& shape = body.shape;
+    vec3 local = body.toLocal(position);
+    vec3 localNormal;
+    if (shape.isHole()) {
+        localNormal = moveInsideHole(shape, local, posed.margin);
+        const float len = glm::length(localNormal);
+        if (len == 0.0f) return false;
+        localNormal /= len;
+    } else {
+        const vec3 relative = glm::conjugate(body.orientation) * (velocity - body.surfaceVelocity(position));
+        const float distance = shapeCollisionDistance(shape, local, relative, &localNormal);
+        if (distance >= 0.0f) return false;
+        local += localNormal * (posed.margin - distance);
+    }
+    position = body.toWorld(local);
+    normal = body.orientation * localNormal;
+    return true;
+}
+
+// A vorton in contact with a body this step: pushed out of it, or with its core overlapping it.
+enum class Contact : uint8_t { Pushed, Touching };
+
+struct ContactRecord {
+    uint32_t index;
+    Contact kind;
+    uint32_t sharing;  // vortons in contact on the same wall patch (filled in later)
+    vec3 normal;       // into the fluid
+    vec3 slip;         // vorton velocity minus wall velocity before the exchange
+    uint64_t patch;    // wall patch of the contact point
+};
+// Contact records per reduction chunk, in vorton order: later passes visit only contacts.
+using ContactLists = std::vector<std::vector<ContactRecord>>;
+
+// Wall patch key: the contact point on the surface, in the body frame, quantised to cubes of
+// side `patchSize` (21 bits per axis; wrap-around far away only merges distant patches).
+uint64_t patchKey(const RigidBody& body, const vec3& surfacePoint, float patchSize) {
+    const ivec3 q = ivec3(glm::floor(body.toLocal(surfacePoint) / patchSize));
+    const auto field = [](int v) { return uint64_t(uint32_t(v) & 0x1fffffu); };
+    return field(q.x) | field(q.y) << 21 | field(q.z) << 42;
+}
+
+// Collides vortons [begin, end) with one body: moves penetrating vortons to the surface with
+// the wall's (pre-collision) velocity, records every vorton in contact (pushed, or core
+// overlapping the wall), and sums the pushed vortons' mass and momenta for the exchange.
+ContactSums collideVortonRange(const PosedBody& posed, Vortons& v, const FluidParams& fluid, float patchSize,
+                               size_t begin, size_t end, std::vector<ContactRecord>& contacts) {
+    ContactSums sums;
+    const RigidBody& body = posed.body;
+    const dvec3 centre(body.position);
+    for (size_t i = begin; i < end; ++i) {
+        vec3 normal;
+        vec3 x = v.position[i];
+        if (pushOutOfBody(posed, x, v.velocity[i], normal)) {
+            const double mass = double((fluid.ambientDensity + v.density[i]) * v.volume(i));
+            const vec3 wallVelocity = body.surfaceVelocity(x);
+            const vec3 slip = v.velocity[i] - wallVelocity;
+            const dvec3 r = dvec3(x) - centre;
+            const dvec3 momentum = dvec3(v.velocity[i]) * mass;
+            sums.mass += mass;
+            sums.momentum += momentum;
+            sums.firstMoment += r * mass;
+            sums.angularMomentum += glm::cross(r, momentum);
+            sums.inertia += mass * (glm::dmat3(glm::dot(r, r)) - glm::outerProduct(r, r));
+            sums.slipMomentum += dvec3(slip) * mass;
+            sums.slipAngularMomentum += glm::cross(r, dvec3(slip) * mass);
+            v.position[i] = x;
+            v.velocity[i] = wallVelocity;
+            if (i < v.sphVelocity.size()) {
+                // SPH carries its own velocity: drop the part driving into the wall (inelastic).
+                const float into = glm::dot(v.sphVelocity[i] - wallVelocity, normal);
+                if (into < 0.0f) v.sphVelocity[i] -= normal * into;
+            }
+            contacts.push_back({uint32_t(i), Contact::Pushed, 0, normal, slip, patchKey(body, x, patchSize)});
+            ++sums.contacts;
+        } else if (posed.mayTouch(x, v.radius[i])) {
+            // A vorton whose core overlaps a wall is in contact with it even when it did not cross
+            // it (fluid resting against a wall, or a wall sliding beneath it).
+            const BodyContact contact = contactWithBody(body, x);
+            if (contact.distance >= v.radius[i]) continue;
+            const vec3 slip = v.velocity[i] - body.surfaceVelocity(x);
+            contacts.push_back(
+                {uint32_t(i), Contact::Touching, 0, contact.normal, slip, patchKey(body, contact.point, patchSize)});
+            ++sums.contacts;
+        }
+    }
+    return sums;
+}
+
+// Counts vortons per wall patch in parallel: an open-addressing hash table whose slots are
+// claimed by compare-and-swap and whose counts grow by atomic increments. The final count of a
+// patch does not depend on the order of insertion, so the result is deterministic.
+class PatchCounter {
+public:
+    explicit PatchCounter(size_t expected) {
+        size_t capacity = 16;
+        while (capacity < 2 * expected) capacity *= 2;
+        mask_ = capacity - 1;
+        keys_.reset(new std::atomic<uint64_t>[capacity]);
+        counts_.reset(new std::atomic<uint32_t>[capacity]);
+        for (size_t i = 0; i < capacity; ++i) {
+            keys_[i].store(kEmpty, std::memory_order_relaxed);
+            counts_[i].store(0, std::memory_order_relaxed);
+        }
+    }
+    void add(uint64_t key) {
+        for (size_t slot = hash(key);; slot = (slot + 1) & mask_) {
+            uint64_t seen = keys_[slot].load(std::memory_order_relaxed);
+            if (seen == kEmpty && keys_[slot].compare_exchange_strong(seen, key, std::memory_order_relaxed)) seen = key;
+            if (seen == key) {
+                counts_[slot].fetch_add(1, std::memory_order_relaxed);
+                return;
+            }
+        }
+    }
+    uint32_t count(uint64_t key) const {
+        for (size_t slot = hash(key);; slot = (slot + 1) & mask_) {
+            const uint64_t seen = keys_[slot].load(std::memory_order_relaxed);
+            if (seen == key) return counts_[slot].load(std::memory_order_relaxed);
+            if (seen == kEmpty) return 0;
+        }
+    }
+
+private:
+    static constexpr uint64_t kEmpty = ~uint64_t(0);  // patch keys use 63 bits, never this
+    size_t hash(uint64_t key) const { return size_t((key * 0x9E3779B97F4A7C15ull) >> 17) & mask_; }
+    size_t mask_ = 0;
+    std::unique_ptr<std::atomic<uint64_t>[]> keys_;
+    std::unique_ptr<std::atomic<uint32_t>[]> counts_;
+};
+
+// Fills in how many vortons in contact share each one's wall patch.
+void countPatchSharing(ContactLists& lists, size_t contactCount) {
+    if (contactCount == 0) return;
+    PatchCounter counter(contactCount);
+    parallelForEach(0, lists.size(), [&](size_t c) {
+        for (const ContactRecord& r : lists[c]) counter.add(r.patch);
+    }, 1);
+    parallelForEach(0, lists.size(), [&](size_t c) {
+        for (ContactRecord& r : lists[c]) r.sharing = counter.count(r.patch);
+    }, 1);
+}
+
+// No-slip vorticity for every vorton in contact; the sheet of a wall patch is split among the
+// vortons on it, so fluid crowded against a wall does not multiply the wall's circulation.
+// Returns the spin angular momentum the vortons gained (a fluid ball rotating at omega/2 has
+// L = 2/5 m sigma^2 omega/2).
+dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidParams& fluid) {
+    return deterministicReduce(
+        lists.size(), dvec3(0.0),
+        [&](size_t begin, size_t end) {
+            dvec3 spin(0.0);
+            for (size_t c = begin; c < end; ++c)
+                for (const ContactRecord& r : lists[c]) {
+                    const size_t i = r.index;
+                    const vec3 vorticity = noSlipVorticity(v.vorticity[i], r.normal, r.slip / float(r.sharing), v.radius[i]);
+                    const double mass = double((fluid.ambientDensity + v.density[i]) * v.volume(i));
+                    const double sigma = v.radius[i];
+                    spin += dvec3(vorticity - v.vorticity[i]) * (0.2 * mass * sigma * sigma);
+                    v.vorticity[i] = vorticity;
+                    v.hitWall[i] = 1;
+                    v.hitNormal[i] = r.normal;
+                }
+            return spin;
+        },
+        [](const dvec3& a, const dvec3& b) { return a + b; }, 1);
+}
+
+// Solves the 6x6 system A x = b by Gaussian elimination with partial pivoting.
+bool solve6(double a[6][7], double x[6]) {
+    for (int c = 0; c < 6; ++c) {
+        int pivot = c;
+        for (int r = c + 1; r < 6; ++r)
+            if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
+        if (std::abs(a[pivot][c]) < 1e-300) return false;
+        for (int k = 0; k < 7; ++k) std::swap(a[c][k], a[pivot][k]);
+        for (int r = c + 1; r < 6; ++r) {
+            const double f = a[r][c] / a[c][c];
+            for (int k = c; k < 7; ++k) a[r][k] -= f * a[c][k];
+        }
+    }
+    for (int r = 5; r >= 0; --r) {
+        double sum = a[r][6];
+        for (int k = r + 1; k < 6; ++k) sum -= a[r][k] * x[k];
+        x[r] = sum / a[r][r];
+    }
+    return true;
+}
+
+glm::dmat3 worldInertia(const RigidBody& body) {
+    const glm::dmat3 rotation = glm::mat3_cast(body.orientation);
+    return rotation * glm::inverse(glm::dmat3(body.inverseInertiaLocal)) * glm::transpose(rotation);
+}
+
+// Perfectly inelastic exchange: the body and the vortons that hit it end with one rigid
+// motion (V', w') that conserves their total linear and angular momentum:
+//   (m_b + M) V' - S x w'      = m_b V + P
+//   S x V' + (I_b + I_hit) w'  = I_b w + L
+// Solving it implicitly stays stable when the fluid hitting a body in one step outweighs it
+// (a light body, a snowplough of particles), where an explicit impulse would overshoot.
+// Returns false for bodies that do not move in response (kinematic).
+bool commonVelocity(const RigidBody& body, const ContactSums& sums, dvec3& velocity, dvec3& angularVelocity) {
+    if (body.motion != MotionKind::Dynamic || body.inverseMass <= 0.0f || sums.mass <= 0.0) return false;
+    const glm::dmat3 inertia = worldInertia(body);
+    const double bodyMass = double(body.mass);
+    const dvec3 s = sums.firstMoment;
+    const glm::dmat3 cross(0.0, s.z, -s.y, -s.z, 0.0, s.x, s.y, -s.x, 0.0);  // cross * u = s x u (column-major)
+    const glm::dmat3 angularBlock = inertia + sums.inertia;
+    const dvec3 rhsLinear = bodyMass * dvec3(body.velocity) + sums.momentum;
+    const dvec3 rhsAngular = inertia * dvec3(body.angularVelocity) + sums.angularMomentum;
+    double a[6][7] = {};
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            a[r][c] = r == c ? bodyMass + sums.mass : 0.0;
+            a[r][3 + c] = -cross[c][r];
+            a[3 + r][c] = cross[c][r];
+            a[3 + r][3 + c] = angularBlock[c][r];
+        }
+        a[r][6] = rhsLinear[r];
+        a[3 + r][6] = rhsAngular[r];
+    }
+    double x[6];
+    if (!solve6(a, x)) return false;
+    velocity = dvec3(x[0], x[1], x[2]);
+    angularVelocity = dvec3(x[3], x[4], x[5]);
+    return true;
+}
+
+// Tracers are passive: they are moved and take the wall velocity but carry no mass (zero
+// momentum exchanged), so adding tracers never changes the physics.
+void collideTracerRange(const PosedBody& posed, Tracers& t, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+        vec3 normal;
+        vec3 x = t.position[i];
+        const vec3 velocity = i < t.velocity.size() ? t.velocity[i] : vec3(0.0f);
+        if (!pushOutOfBody(posed, x, velocity, normal)) continue;
+        t.position[i] = x;
+        if (i < t.velocity.size()) t.velocity[i] = posed.body.surfaceVelocity(x);
+    }
+}
+
+// Solids first, containers last: the final word on every particle belongs to the walls that
+// must hold it, so nothing pushed out of a solid ends up outside its tank.
+std::vector<size_t> collisionOrder(const std::vector<RigidBody>& bodies) {
+    std::vector<size_t> order;
+    for (size_t b = 0; b < bodies.size(); ++b)
+        if (!bodies[b].isHole()) order.push_back(b);
+    for (size_t b = 0; b < bodies.size(); ++b)
+        if (bodies[b].isHole()) order.push_back(b);
+    return order;
+}
+
+float gridSample(const UniformGrid<float>& grid, const vec3& p) {
+    const bool valid = grid.size() > 0 && grid.size() == grid.shape().pointCount();
+    return valid && grid.shape().encloses(p) ? grid.interpolate(p) : 0.0f;
+}
+
+// How far the shape reaches from its centre along a local direction (support function).
+float reachAlong(const CollisionShape& shape, const vec3& localDirection) {
+    if (shape.kind == ShapeKind::Sphere) return shape.radius;
+    float reach = 0.0f;
+    for (const vec3& v : shape.vertices) reach = std::max(reach, glm::dot(v - shape.center, localDirection));
+    return reach;
+}
+
+}  // namespace
+
+bool mayTouchBody(const RigidBody& body, const vec3& worldPoint, float reach) {
+    const float fromCentre = glm::length(worldPoint - centreInWorld(body));
+    if (body.isHole()) return fromCentre > body.shape.inscribedRadius - reach;
+    return fromCentre < body.shape.circumscribedRadius + reach;
+}
+
+BodyContact contactWithBody(const RigidBody& body, const vec3& worldPoint) {
+    BodyContact contact;
+    vec3 localNormal;
+    const vec3 local = body.toLocal(worldPoint);
+    contact.distance = shapeContactDistance(body.shape, local, &localNormal, &contact.feature);
+    contact.normal = body.orientation * localNormal;
+    contact.point = body.toWorld(shapeContactPoint(local, localNormal, contact.distance));
+    return contact;
+}
+
+float contactDistance(const RigidBody& body, const vec3& worldPoint, vec3* normalIntoFluid) {
+    const BodyContact contact = contactWithBody(body, worldPoint);
+    if (normalIntoFluid) *normalIntoFluid = contact.normal;
+    return contact.distance;
+}
+
+float collisionDistance(const RigidBody& body, const vec3& worldPoint, const vec3& worldVelocity,
+                        vec3* normalIntoFluid) {
+    const vec3 relative = glm::conjugate(body.orientation) * (worldVelocity - body.surfaceVelocity(worldPoint));
+    vec3 localNormal;
+    const float distance = shapeCollisionDistance(body.shape, body.toLocal(worldPoint), relative, &localNormal);
+    if (normalIntoFluid) *normalIntoFluid = body.orientation * localNormal;
+    return distance;
+}
+
+void setKinematicPose(RigidBody& body, double time) {
+    const KinematicMotion& k = body.kinematic;
+    double phase = 0.0, rate = 0.0;  // sin argument and d(sin)/dt factor
+    if (k.period > 0.0f) {
+        const double omega = kTwoPi / double(k.period);
+        phase = std::sin(omega * time);
+        rate = omega * std::cos(omega * time);
+    }
+    body.position = vec3(dvec3(body.restPosition) + dvec3(k.velocity) * time + dvec3(k.amplitude) * phase);
+    body.velocity = vec3(dvec3(k.velocity) + dvec3(k.amplitude) * rate);
+    // Rotation about a fixed axis (the angular amplitude's direction), composed after the rest
+    // orientation, so its world angular velocity is the rest orientation applied to that axis.
+    const vec3 angle = k.angularAmplitude * float(phase);
+    const float angleSize = glm::length(angle);
+    const quat swing = angleSize > 0.0f ? glm::angleAxis(angleSize, angle / angleSize) : quat(1.0f, 0.0f, 0.0f, 0.0f);
+    body.orientation = glm::normalize(body.restOrientation * swing);
+    body.angularVelocity = body.restOrientation * (k.angularAmplitude * float(rate));
+    body.clock = time;
+}
+
+vec3 removeNormalComponents(const vec3& g, const vec3* normals, size_t count) {
+    vec3 basis[3];
+    int size = 0;
+    for (size_t i = 0; i < count && size < 3; ++i) {
+        vec3 u = normals[i];
+        for (int k = 0; k < size; ++k) u -= glm::dot(u, basis[k]) * basis[k];
+        const float len = glm::length(u);
+        if (len > 1e-3f) basis[size++] = u / len;  // skip (near) repeats of a normal already in
+    }
+    vec3 out = g;
+    for (int k = 0; k < size; ++k) out -= glm::dot(out, basis[k]) * basis[k];
+    return out;
+}
+
+vec3 noSlipVorticity(const vec3& vorticity, const vec3& normalIntoFluid, const vec3& slip, float sigma) {
+    // No slip needs a vortex sheet of strength gamma = n x slip on the wall (the velocity jump
+    // across it is the slip). A vorton of volume V stands for a cube of side V^(1/3), so it
+    // carries the sheet over that much wall: omega V = gamma V^(2/3).
+    const float side = std::cbrt(sphereVolume(sigma));
+    const vec3 normalPart = normalIntoFluid * glm::dot(vorticity, normalIntoFluid);
+    return normalPart + glm::cross(normalIntoFluid, slip) / side;
+}
+
+void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions,
+                          float maxProximity, std::vector<float>& proximity) {
+    proximity.resize(positions.size());
+    parallelForEach(0, positions.size(), [&](size_t i) {
+        float nearest = maxProximity;
+        for (const RigidBody& body : bodies) {
+            // Deep inside a hole's inscribed sphere the walls are at least that far away.
+            if (body.isHole() && !mayTouchBody(body, positions[i], maxProximity)) continue;
+            nearest = std::min(nearest, contactDistance(body, positions[i]));
+        }
+        proximity[i] = nearest;
+    }, 1024);
+}
+
+void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons, Tracers& tracers,
+                                const FluidParams& fluid, float dt) {
+    const size_t vortonCount = vortons.size();
+    vortons.hitWall.assign(vortonCount, 0);
+    vortons.hitNormal.resize(vortonCount, vec3(0.0f));
+    vortons.velocity.resize(vortonCount, vec3(0.0f));
+    float largestRadius = 0.0f;
+    for (float r : vortons.radius) largestRadius = std::max(largestRadius, r);
+    const float patchSize = std::max(std::cbrt(sphereVolume(largestRadius)), 1e-6f);
+    ContactLists contacts((vortonCount + kChunk - 1) / kChunk);
+    for (size_t b : collisionOrder(bodies)) {
+        RigidBody& body = bodies[b];
+        const PosedBody posed(body, dt);
+        ContactSums sums = deterministicReduce(
+            vortonCount, ContactSums{},
+            [&](size_t begin, size_t end) {
+                std::vector<ContactRecord>& list = contacts[begin / kChunk];
+                list.clear();
+                return collideVortonRange(posed, vortons, fluid, patchSize, begin, end, list);
+            },
+            addSums, kChunk);
+        countPatchSharing(contacts, sums.contacts);
+        const dvec3 spin = assignNoSlipVorticity(vortons, contacts, fluid);
+        sums.angularMomentum -= spin;
+        sums.slipAngularMomentum -= spin;
+        parallelForRange(0, tracers.size(), [&](size_t begin, size_t end) { collideTracerRange(posed, tracers, begin, end); },
+                         2048);
+        dvec3 velocity, angularVelocity;
+        if (commonVelocity(posed.body, sums, velocity, angularVelocity)) {
+            // integrateBodies turns these impulses into exactly (V', w').
+            body.impulse += vec3(double(posed.body.mass) * (velocity - dvec3(posed.body.velocity)));
+            body.angularImpulse += vec3(worldInertia(posed.body) * (angularVelocity - dvec3(posed.body.angularVelocity)));
+            const vec3 v(velocity), w(angularVelocity);
+            parallelForEach(0, contacts.size(), [&](size_t c) {
+                for (const ContactRecord& r : contacts[c])
+                    if (r.kind == Contact::Pushed)
+                        vortons.velocity[r.index] = v + glm::cross(w, vortons.position[r.index] - posed.body.position);
+            }, 1);
+        } else {
+            // A body that does not yield (kinematic) keeps the record of the fluid's push.
+            body.impulse += vec3(sums.slipMomentum);
+            body.angularImpulse += vec3(sums.slipAngularMomentum);
+        }
+    }
+}
+
+float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDeviation, const FluidParams& fluid) {
+    if (body.isHole()) return 0.0f;  // a container holds fluid rather than displacing it
+    const vec3 centre = centreInWorld(body);
+    float deviation = gridSample(densityDeviation, centre);
+    const float g = glm::length(fluid.gravity);
+    if (g > 0.0f) {
+        // Sample one "radius" below and above the centre along gravity; outside the grid the
+        // fluid is ambient (deviation 0), so the average always has three terms.
+        const vec3 down = fluid.gravity / g;
+        const vec3 localDown = glm::conjugate(body.orientation) * down;
+        const float below = reachAlong(body.shape, localDown);
+        const float above = reachAlong(body.shape, -localDown);
+        deviation = (deviation + gridSample(densityDeviation, centre + down * below) +
+                     gridSample(densityDeviation, centre - down * above)) / 3.0f;
+    }
+    return (fluid.ambientDensity + deviation) * body.shape.volume();
+}
+
+void applyBuoyancyAndGravity(std::vector<RigidBody>& bodies, const UniformGrid<float>& densityDeviation,
+                             const FluidParams& fluid) {
+    for (RigidBody& body : bodies) {
+        body.lastDisplacedMass = displacedMass(body, densityDeviation, fluid);
+        if (body.motion != MotionKind::Dynamic) continue;
+        body.force += fluid.gravity * (body.mass - body.lastDisplacedMass);
+    }
+}
+
+void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt) {
+    for (RigidBody& body : bodies) {
+        if (body.motion == MotionKind::Kinematic) {
+            setKinematicPose(body, timeAfterStep);
+        } else {
+            // Semi-implicit Euler: velocities from forces and impulses, then the pose.
+            body.velocity += (body.force * dt + body.impulse) * body.inverseMass;
+            const mat3 rotation = glm::mat3_cast(body.orientation);
+            const mat3 inverseInertiaWorld = rotation * body.inverseInertiaLocal * glm::transpose(rotation);
+            body.angularVelocity += inverseInertiaWorld * (body.torque * dt + body.angularImpulse);
+            body.position += body.velocity * dt;
+            const quat spin(0.0f, body.angularVelocity.x, body.angularVelocity.y, body.angularVelocity.z);
+            body.orientation = glm::normalize(body.orientation + (spin * body.orientation) * (0.5f * dt));
+            body.clock = timeAfterStep;
+        }
+        body.force = body.torque = body.impulse = body.angularImpulse = vec3(0.0f);
+    }
+}
+
+}  // namespace vfx

@@ -1,0 +1,551 @@
+#include "sim/sph.hpp"
+
+#include "core/parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace vfx {
+
+// --- kernels ------------------------------------------------------------------------------
+
+float sphKernel(float r, float h) {
+    if (!(r < h)) return 0.0f;
+    const float h2 = h * h;
+    const float d = h2 - r * r;
+    return 315.0f / (64.0f * kPi * h2 * h2 * h2 * h2 * h) * d * d * d;
+}
+
+vec3 sphKernelGradient(const vec3& rij, float h) {
+    const float h2 = h * h;
+    const float r2 = glm::dot(rij, rij);
+    if (!(r2 < h2)) return vec3(0.0f);
+    const float d = h2 - r2;
+    return (-945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h) * d * d) * rij;
+}
+
+vec3 sphPressureKernelGradient(const vec3& rij, float h) {
+    const float r2 = glm::dot(rij, rij);
+    if (!(r2 < h * h) || r2 <= 0.0f) return vec3(0.0f);
+    const float r = std::sqrt(r2);
+    const float d = h - r;
+    const float h3 = h * h * h;
+    return (-45.0f / (kPi * h3 * h3) * d * d / r) * rij;
+}
+
+float sphRestNumberDensity(float spacing, float h) {
+    // Far more neighbours than a real fluid has: the lattice sum is the integral, 1 / s^3.
+    if (h > 40.0f * spacing) return 1.0f / (spacing * spacing * spacing);
+    const int reach = int(std::ceil(h / spacing));
+    float sum = 0.0f;
+    for (int z = -reach; z <= reach; ++z)
+        for (int y = -reach; y <= reach; ++y)
+            for (int x = -reach; x <= reach; ++x)
+                sum += sphKernel(spacing * std::sqrt(float(x * x + y * y + z * z)), h);
+    return sum;
+}
+
+namespace {
+
+// Largest number of partition cells: bounds memory when a stray particle stretches the box.
+size_t maxCellsFor(size_t particles) { return std::max<size_t>(4096, 8 * particles); }
+
+// Particles per parallel work item (consecutive in partition order, so spatially close).
+constexpr size_t kChunk = 64;
+
+// Share of the poly6 kernel's mass on the fluid side of a flat wall at distance d (d >= 0):
+// 1/2 + (315 / 256) (u - 4u^3/3 + 6u^5/5 - 4u^7/7 + u^9/9), u = d / h (1 at u >= 1).
+float kernelShareInside(float d, float h) {
+    const float u = std::clamp(d / h, 0.0f, 1.0f);
+    const float u2 = u * u;
+    const float poly = u * (1.0f + u2 * (-4.0f / 3.0f + u2 * (6.0f / 5.0f + u2 * (-4.0f / 7.0f + u2 / 9.0f))));
+    return 0.5f + 315.0f / 256.0f * poly;
+}
+
+// Neighbour sums. Each sum runs over the candidates of a point (the particles of the cells
+// within reach, see SphFluid::neighbourRanges), kLanes consecutive candidates at a time in
+// one SIMD vector (GCC/Clang vector extensions, no intrinsics), then adds the lanes in lane
+// order. Terms have no branches: a candidate beyond h contributes an exact zero through
+// max(h^2 - r^2, 0), and lanes past the end of a range are masked. The order of every
+// addition is fixed by the partition alone, so the result is bitwise the same for any number
+// of threads. Arrays read this way are padded with kLanes zeros (see padded()).
+constexpr int kLanes = 8;
+using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+inline Lanes load(const float* p) {
+    Lanes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline Lanes splat(float x) { return Lanes{} + x; }
+inline Lanes positive(Lanes v) { return v > 0.0f ? v : Lanes{}; }
+inline float addLanes(Lanes v) {
+    float total = v[0];
+    for (int l = 1; l < kLanes; ++l) total += v[l];
+    return total;
+}
+// Zeroes the lanes of v at or beyond `valid` (a range's last, partial vector).
+inline Lanes firstLanes(Lanes v, size_t valid) {
+    if (valid >= size_t(kLanes)) return v;
+    const Lanes index = {0, 1, 2, 3, 4, 5, 6, 7};
+    return index < float(valid) ? v : Lanes{};
+}
+
+struct Lanes3 {
+    Lanes x, y, z;
+};
+
+template <typename Term>
+float sumScalar(const uint32_t (*ranges)[2], int rangeCount, const Term& term) {
+    Lanes acc{};
+    for (int r = 0; r < rangeCount; ++r)
+        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) acc += firstLanes(term(m), e - m);
+    return addLanes(acc);
+}
+
+template <typename Term>
+vec3 sumVector(const uint32_t (*ranges)[2], int rangeCount, const Term& term) {
+    Lanes ax{}, ay{}, az{};
+    for (int r = 0; r < rangeCount; ++r)
+        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) {
+            const Lanes3 t = term(m);
+            ax += firstLanes(t.x, e - m);
+            ay += firstLanes(t.y, e - m);
+            az += firstLanes(t.z, e - m);
+        }
+    return vec3(addLanes(ax), addLanes(ay), addLanes(az));
+}
+
+// Per-particle values in partition order, with kLanes zeros of padding for the vector loads.
+std::vector<float> padded(size_t n) { return std::vector<float>(n + kLanes, 0.0f); }
+
+}  // namespace
+
+// --- partition and number density ------------------------------------------------------------
+
+void SphFluid::update(const Vortons& vortons, const FluidParams& fluid) {
+    if (!(fluid.sphInfluenceRadius > 0.0f) || !std::isfinite(fluid.sphInfluenceRadius))
+        throw std::invalid_argument("fluid.sph_influence_radius: must be > 0, got " + std::to_string(fluid.sphInfluenceRadius));
+    if (!(fluid.sphRestSpacing > 0.0f) || !std::isfinite(fluid.sphRestSpacing))
+        throw std::invalid_argument("fluid.sph_rest_spacing: must be > 0, got " + std::to_string(fluid.sphRestSpacing));
+    if (isCurrent(vortons, fluid)) return;
+    h_ = fluid.sphInfluenceRadius;
+    buildPartition(vortons);
+    computeNumberDensity();
+}
+
+bool SphFluid::isCurrent(const Vortons& vortons, const FluidParams& fluid) const {
+    // The density phase and the SPH phase of one step both update() at the same positions:
+    // the second call costs one comparison pass instead of a partition and a neighbour pass.
+    const size_t n = vortons.size();
+    if (fluid.sphInfluenceRadius != h_ || n != count_ || n != partition_.sortedIndices().size()) return false;
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    return deterministicReduce<bool>(n, true, [&](size_t b, size_t e) {
+        for (size_t k = b; k < e; ++k)
+            if (vortons.position[order[k]] != vec3(x_[k], y_[k], z_[k])) return false;
+        return true;
+    }, [](bool a, bool c) { return a && c; }, 4096);
+}
+
+void SphFluid::buildPartition(const Vortons& vortons) {
+    const size_t n = vortons.size();
+    struct Box { vec3 lo, hi; };
+    const Box empty{vec3(1e30f), vec3(-1e30f)};
+    Box box = deterministicReduce<Box>(n, empty, [&](size_t b, size_t e) {
+        Box r = empty;
+        for (size_t i = b; i < e; ++i) {
+            r.lo = glm::min(r.lo, vortons.position[i]);
+            r.hi = glm::max(r.hi, vortons.position[i]);
+        }
+        return r;
+    }, [](Box a, const Box& c) { return Box{glm::min(a.lo, c.lo), glm::max(a.hi, c.hi)}; });
+    if (n == 0) box = Box{vec3(0.0f), vec3(0.0f)};
+    // Cells at least h wide, so the neighbours within h of a particle lie in the 3x3x3 block
+    // around its cell; neighbourRanges() skips the rows of that block the sphere misses.
+    float cell = h_;
+    const vec3 extent = box.hi - box.lo;
+    auto cellsAlong = [&](float size) { return std::max(1, int(std::ceil(size / cell * (1.0f + 1e-6f)))); };
+    while (size_t(cellsAlong(extent.x)) * size_t(cellsAlong(extent.y)) * size_t(cellsAlong(extent.z)) > maxCellsFor(n))
+        cell *= 1.5f;
+    GridShape shape;
+    shape.minCorner = box.lo;
+    shape.spacing = vec3(cell);
+    shape.points = ivec3(cellsAlong(extent.x), cellsAlong(extent.y), cellsAlong(extent.z)) + ivec3(1);
+    partition_.build(shape, vortons.position);
+    // Positions by component in partition order: neighbour loops read them contiguously.
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    count_ = n;
+    x_ = padded(n);
+    y_ = padded(n);
+    z_ = padded(n);
+    parallelForEach(0, n, [&](size_t k) {
+        const vec3& p = vortons.position[order[k]];
+        x_[k] = p.x;
+        y_[k] = p.y;
+        z_[k] = p.z;
+    }, 4096);
+}
+
+int SphFluid::neighbourRanges(const vec3& p, uint32_t (*ranges)[2]) const {
+    const GridShape& shape = partition_.shape();
+    const ivec3 dims = partition_.cells();
+    const float c = shape.spacing.x;
+    // A hair over h: a particle whose cell was decided by rounding at a cell face is not lost.
+    const float radius = h_ * (1.0f + 1e-5f);
+    const vec3 local = p - shape.minCorner;
+    const ivec3 home = shape.cellOf(p);
+    auto gapTo = [&](float coordinate, int cell) {  // distance from a coordinate to a cell's slab
+        const float lo = float(cell) * c, hi = lo + c;
+        return std::max({lo - coordinate, coordinate - hi, 0.0f});
+    };
+    int count = 0;
+    for (int z = std::max(home.z - 1, 0); z <= std::min(home.z + 1, dims.z - 1); ++z) {
+        const float gz = gapTo(local.z, z);
+        for (int y = std::max(home.y - 1, 0); y <= std::min(home.y + 1, dims.y - 1); ++y) {
+            const float gy = gapTo(local.y, y);
+            const float rest = radius * radius - gy * gy - gz * gz;
+            if (rest < 0.0f) continue;  // this row of cells is out of reach
+            // Cells along x are consecutive in the counting sort: the cells of the row the
+            // sphere touches are one contiguous range of particles.
+            const float halfWidth = std::sqrt(rest);
+            const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / c)), 0, dims.x - 1);
+            const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / c)), 0, dims.x - 1);
+            const uint32_t b = partition_.begin(partition_.cellIndex(ivec3(x0, y, z)));
+            const uint32_t e = partition_.end(partition_.cellIndex(ivec3(x1, y, z)));
+            if (e > b) { ranges[count][0] = b; ranges[count][1] = e; ++count; }
+        }
+    }
+    return count;
+}
+
+template <typename Body>
+void SphFluid::forEachParticle(Body&& body) const {
+    const size_t n = count_;
+    parallelForEachStable(0, (n + kChunk - 1) / kChunk, [&](size_t c) {
+        uint32_t ranges[kMaxRanges][2];
+        const size_t end = std::min(n, (c + 1) * kChunk);
+        for (size_t k = c * kChunk; k < end; ++k) {
+            const int count = neighbourRanges(vec3(x_[k], y_[k], z_[k]), ranges);
+            body(k, ranges, count);
+        }
+    }, 1);
+}
+
+void SphFluid::computeNumberDensity() {
+    const size_t n = count_;
+    sortedNumberDensity_ = padded(n);
+    numberDensity_.resize(n);
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const float h2 = h_ * h_;
+    const float norm = sphKernel(0.0f, h_) / (h2 * h2 * h2);
+    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data();
+    forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
+        const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
+        const float sum = sumScalar(ranges, count, [&](size_t m) {
+            const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
+            const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+            return q * q * q;
+        });
+        sortedNumberDensity_[k] = norm * sum;
+        numberDensity_[order[k]] = norm * sum;
+    });
+}
+
+float SphFluid::restNumberDensity(const FluidParams& fluid) const {
+    if (fluid.sphRestSpacing != cachedRestSpacing_ || fluid.sphInfluenceRadius != cachedRestH_) {
+        cachedRestSpacing_ = fluid.sphRestSpacing;
+        cachedRestH_ = fluid.sphInfluenceRadius;
+        cachedRestDensity_ = sphRestNumberDensity(fluid.sphRestSpacing, fluid.sphInfluenceRadius);
+    }
+    return cachedRestDensity_;
+}
+
+// --- density gradient ----------------------------------------------------------------------
+
+void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>& wallProximity,
+                               const FluidParams& fluid, std::vector<vec3>& out) const {
+    (void)fluid;  // h is that of the last update(), which built the partition
+    const size_t n = vortons.size();
+    out.resize(n);
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const float h = h_, h2 = h * h;
+    // Per particle in partition order: density deviation rho' = rho - rho0 (then rho_j - rho0
+    // and rho_j - rho_i are differences of deviations, exactly zero for uniform density) and
+    // rho' / n for the canonical form. A particle near a wall misses the kernel mass behind
+    // the wall, which makes 1 / n too large and gives the particles between h and 2h from the
+    // wall (canonical form) a spurious gradient; so near a wall n is scaled up by the kernel
+    // share on the fluid side of a flat wall at the particle's distance.
+    std::vector<float> deviation = padded(n), canonicalWeight = padded(n);
+    std::vector<uint8_t> nearWall(n);
+    parallelForEachStable(0, n, [&](size_t k) {
+        const uint32_t i = order[k];
+        const float proximity = i < wallProximity.size() ? wallProximity[i] : 1e30f;
+        const float share = proximity < h ? kernelShareInside(proximity, h) : 1.0f;
+        deviation[k] = vortons.density[i];
+        nearWall[k] = proximity < h;
+        canonicalWeight[k] = vortons.density[i] * share / sortedNumberDensity_[k];
+    }, 4096);
+    const float gradNorm = -945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h);
+    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data();
+    const float* D = deviation.data();
+    const float* C = canonicalWeight.data();
+    forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
+        const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
+        vec3 g;
+        if (nearWall[k]) {
+            // Difference form: only density differences between neighbours count, so a
+            // uniform fluid pressed against a wall (or at a free surface) has no gradient.
+            const Lanes own = splat(D[k]);
+            g = sumVector(ranges, count, [&](size_t m) {
+                const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
+                const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+                const Lanes s = (load(D + m) - own) * q * q;
+                return Lanes3{s * dx, s * dy, s * dz};
+            }) * (gradNorm / sortedNumberDensity_[k]);
+        } else {
+            // Canonical form: each neighbour's deviation weighted by its volume 1 / n_j; sees
+            // the edge of a drop with no ambient particles around it.
+            g = sumVector(ranges, count, [&](size_t m) {
+                const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
+                const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+                const Lanes s = load(C + m) * q * q;
+                return Lanes3{s * dx, s * dy, s * dz};
+            }) * gradNorm;
+        }
+        out[order[k]] = g;
+    });
+}
+
+// --- pressure and viscosity ----------------------------------------------------------------
+
+namespace {
+
+// p / rho = c^2 (n - n0) / n0 (weakly compressible, sound speed c = sqrt(stiffness)), clamped
+// at zero where the fluid is sparser than at rest. Measured on scenes/drop_in_box.json: with no
+// tension the SPH drop keeps its size (horizontal spread 0.200 -> 0.200 m over 150 steps); 10%
+// tension made it contract (0.172 m) and shed a trail of particles, and any tension pulls the
+// free surface of fluid at rest inward, so still fluid would not stay still.
+inline float specificPressure(float n, float n0, float stiffness) {
+    return std::max(stiffness * (n - n0) / n0, 0.0f);
+}
+
+}  // namespace
+
+std::vector<float> SphFluid::sortedPressureOverN(const FluidParams& fluid) const {
+    if (!(fluid.sphStiffness >= 0.0f) || !std::isfinite(fluid.sphStiffness))
+        throw std::invalid_argument("fluid.sph_stiffness: must be >= 0, got " + std::to_string(fluid.sphStiffness));
+    const float n0 = restNumberDensity(fluid);
+    std::vector<float> pressureOverN = padded(count_);  // (p / rho) / n in partition order
+    parallelForEachStable(0, count_, [&](size_t k) {
+        const float nk = sortedNumberDensity_[k];
+        pressureOverN[k] = specificPressure(nk, n0, fluid.sphStiffness) / nk;
+    }, 4096);
+    return pressureOverN;
+}
+
+void SphFluid::pressureAcceleration(const Vortons& vortons, const FluidParams& fluid,
+                                    std::vector<vec3>& out) const {
+    accelerationTerms(vortons, fluid, 0.0f, out, nullptr);
+}
+
+float SphFluid::viscosity(const FluidParams& fluid, float dt) const {
+    const float h = fluid.sphInfluenceRadius;
+    const float nu = kSphViscosityAlpha * std::sqrt(std::max(fluid.sphStiffness, 0.0f)) * h;
+    // Explicit viscosity is stable while nu * L0 * dt stays below ~1, with L0 = 15 / h^2 the
+    // sum of the viscosity Laplacian over a full neighbourhood: cap nu for small h or large dt.
+    return dt > 0.0f ? std::min(nu, 0.5f * h * h / (15.0f * dt)) : nu;
+}
+
+void SphFluid::acceleration(const Vortons& vortons, const FluidParams& fluid, float dt, std::vector<vec3>& out) {
+    const size_t n = vortons.size();
+    dragRate_.resize(n);
+    accelerationTerms(vortons, fluid, viscosity(fluid, dt), out, &vortons.sphVelocity);
+    // Ambient drag: the kernel mass a particle misses (1 - n / n0) is ambient fluid at rest
+    // that SPH does not simulate; the viscosity couples the particle to it as it does to its
+    // neighbours, with the full-neighbourhood Laplacian sum L0 = 15 / h^2. This is what slows
+    // a drop falling through still fluid under pure SPH (vortex methods get it from the flow).
+    const float n0 = restNumberDensity(fluid);
+    const float ambientRate = viscosity(fluid, dt) * 15.0f / (h_ * h_);
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    parallelForEachStable(0, n, [&](size_t k) {
+        dragRate_[order[k]] = ambientRate * std::max(0.0f, 1.0f - sortedNumberDensity_[k] / n0);
+    }, 4096);
+}
+
+void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& fluid, float nu,
+                                 std::vector<vec3>& out, const std::vector<vec3>* velocities) const {
+    const size_t n = vortons.size();
+    out.resize(n);
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const std::vector<float> pressureOverN = sortedPressureOverN(fluid);
+    // Velocity by component and 1 / n in partition order (zero velocity without viscosity).
+    std::vector<float> vx = padded(n), vy = padded(n), vz = padded(n), volume = padded(n);
+    parallelForEachStable(0, n, [&](size_t k) {
+        if (velocities) {
+            const vec3 v = (*velocities)[order[k]];
+            vx[k] = v.x;
+            vy[k] = v.y;
+            vz[k] = v.z;
+        }
+        volume[k] = 1.0f / sortedNumberDensity_[k];
+    }, 4096);
+    const float h = h_, h2 = h * h, h3 = h2 * h;
+    const float spikyNorm = -45.0f / (kPi * h3 * h3);        // spiky gradient: norm (h - r)^2 / r * rij
+    const float laplacianNorm = nu * 45.0f / (kPi * h3 * h3);  // nu * viscosity Laplacian: norm (h - r)
+    const Lanes tiny = splat(1e-6f * h);
+    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data(), *P = pressureOverN.data();
+    const float *VX = vx.data(), *VY = vy.data(), *VZ = vz.data(), *V = volume.data();
+    forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
+        const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]), pk = splat(P[k]);
+        const Lanes vxk = splat(VX[k]), vyk = splat(VY[k]), vzk = splat(VZ[k]);
+        // Symmetric pressure a_i = -sum_j (P_i / n_i + P_j / n_j) gradW_ij (equal and opposite
+        // pair forces: momentum is conserved) plus viscosity toward each neighbour's velocity
+        // weighted by its volume 1 / n_j. The particle itself adds zero to both.
+        out[order[k]] = sumVector(ranges, count, [&](size_t m) {
+            const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
+            const Lanes r2 = dx * dx + dy * dy + dz * dz;
+            Lanes dist;
+            for (int l = 0; l < kLanes; ++l) dist[l] = std::sqrt(r2[l]);
+            const Lanes gap = positive(h - dist);
+            const Lanes push = -(pk + load(P + m)) * spikyNorm * gap * gap / (dist > tiny ? dist : tiny);
+            const Lanes drag = laplacianNorm * gap * load(V + m);
+            return Lanes3{push * dx + drag * (load(VX + m) - vxk), push * dy + drag * (load(VY + m) - vyk),
+                          push * dz + drag * (load(VZ + m) - vzk)};
+        });
+    });
+}
+
+// --- vorticity and interpolation to a grid -----------------------------------------------------
+
+void SphFluid::vorticity(const Vortons& vortons, std::vector<vec3>& out) const {
+    const size_t n = vortons.size();
+    out.resize(n);
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    std::vector<float> wx = padded(n), wy = padded(n), wz = padded(n);  // v_j / n_j by component, partition order
+    parallelForEachStable(0, n, [&](size_t k) {
+        const vec3 w = vortons.sphVelocity[order[k]] / sortedNumberDensity_[k];
+        wx[k] = w.x;
+        wy[k] = w.y;
+        wz[k] = w.z;
+    }, 4096);
+    const float h = h_, h2 = h * h;
+    const float gradNorm = -945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h);
+    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data();
+    const float *WX = wx.data(), *WY = wy.data(), *WZ = wz.data();
+    forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
+        const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
+        // sum_j gradW_ij x (v_j / n_j), gradW_ij = gradNorm q^2 (x_i - x_j).
+        out[order[k]] = gradNorm * sumVector(ranges, count, [&](size_t m) {
+            const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
+            const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+            const Lanes s = q * q;
+            const Lanes wxm = load(WX + m), wym = load(WY + m), wzm = load(WZ + m);
+            return Lanes3{s * (dy * wzm - dz * wym), s * (dz * wxm - dx * wzm), s * (dx * wym - dy * wxm)};
+        });
+    });
+}
+
+void SphFluid::interpolateToGrid(const Vortons& vortons, const GridShape& shape) {
+    gridVelocity_.reset(shape);
+    gridWeight_.reset(shape, 0.0f);
+    const size_t n = vortons.size();
+    if (n == 0) return;
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    std::vector<float> vx = padded(n), vy = padded(n), vz = padded(n), volume = padded(n);  // partition order
+    parallelForEachStable(0, n, [&](size_t k) {
+        const vec3 v = vortons.sphVelocity[order[k]];
+        vx[k] = v.x;
+        vy[k] = v.y;
+        vz[k] = v.z;
+        volume[k] = 1.0f / sortedNumberDensity_[k];
+    }, 4096);
+    const GridShape& cells = partition_.shape();
+    const float h = h_, h2 = h * h;
+    const float norm = sphKernel(0.0f, h) / (h2 * h2 * h2);
+    const vec3 lo = cells.minCorner - vec3(h), hi = cells.maxCorner() + vec3(h);
+    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data();
+    const float *VX = vx.data(), *VY = vy.data(), *VZ = vz.data(), *V = volume.data();
+    const ivec3 p = shape.points;
+    parallelForEachStable(0, size_t(p.y) * size_t(p.z), [&](size_t row) {
+        const int y = int(row % size_t(p.y)), z = int(row / size_t(p.y));
+        uint32_t ranges[kMaxRanges][2];
+        for (int x = 0; x < p.x; ++x) {
+            const vec3 point = shape.pointPosition(x, y, z);
+            if (glm::any(glm::lessThan(point, lo)) || glm::any(glm::greaterThan(point, hi))) continue;
+            const int count = neighbourRanges(point, ranges);
+            const Lanes px = splat(point.x), py = splat(point.y), pz = splat(point.z);
+            auto weightOf = [&](size_t m) {
+                const Lanes dx = px - load(X + m), dy = py - load(Y + m), dz = pz - load(Z + m);
+                const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+                return norm * q * q * q * load(V + m);
+            };
+            gridVelocity_.at(x, y, z) = sumVector(ranges, count, [&](size_t m) {
+                const Lanes w = weightOf(m);
+                return Lanes3{w * load(VX + m), w * load(VY + m), w * load(VZ + m)};
+            });
+            gridWeight_.at(x, y, z) = sumScalar(ranges, count, weightOf);
+        }
+    }, 1);
+}
+
+// --- time integration, method switches, tracers ---------------------------------------------------
+
+namespace {
+
+// Vortex velocity a vorton moves with: midpoint rule in the frozen grid field, as advect() does.
+inline vec3 midpointVelocity(const UniformGrid<vec3>& u, const vec3& x, float dt) {
+    return u.interpolate(x + 0.5f * dt * u.interpolate(x));
+}
+
+}  // namespace
+
+void SphFluid::carryVelocityAcrossSwitch(Vortons& vortons, FluidMethod previous, FluidMethod current,
+                                         const UniformGrid<vec3>& vortexVelocity, float dt) const {
+    if (previous == current || current == FluidMethod::Vpm) return;
+    parallelForEachStable(0, vortons.size(), [&](size_t i) {
+        vec3& v = vortons.sphVelocity[i];
+        const vec3 vortex = midpointVelocity(vortexVelocity, vortons.position[i], dt);
+        if (current == FluidMethod::Sph) v = previous == FluidMethod::Hybrid ? v + vortex : vortex;
+        else v = previous == FluidMethod::Sph ? v - vortex : vec3(0.0f);
+    }, 2048);
+}
+
+void SphFluid::integrate(Vortons& vortons, const vec3& reducedGravity, float dt) const {
+    if (dragRate_.size() != vortons.size()) throw std::logic_error("SphFluid::integrate before acceleration");
+    const bool collided = vortons.hitWall.size() == vortons.size();
+    parallelForEachStable(0, vortons.size(), [&](size_t i) {
+        vec3& a = vortons.sphAcceleration[i];
+        a += vortons.density[i] * reducedGravity;
+        // Ambient drag implicitly (stable for any rate): v' = v + dt (a - rate v').
+        vec3 v = (vortons.sphVelocity[i] + dt * a) / (1.0f + dt * dragRate_[i]);
+        // A vorton that hit a wall in the last collision phase sits on it: do not let SPH
+        // velocity carry it back into the wall (the collision only reset its total velocity).
+        if (collided && vortons.hitWall[i]) {
+            const vec3 n = vortons.hitNormal[i];  // into the fluid
+            v -= std::min(glm::dot(v, n), 0.0f) * n;
+        }
+        vortons.sphVelocity[i] = v;
+    }, 2048);
+}
+
+void SphFluid::advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVelocity, bool hybrid,
+                             float dt) const {
+    const UniformGrid<vec3>& us = gridVelocity_;
+    const UniformGrid<float>& weight = gridWeight_;
+    auto velocityAt = [&](const vec3& p) {
+        const vec3 vortex = vortexVelocity.interpolate(p);
+        const float inside = std::min(weight.interpolate(p), 1.0f);
+        return (hybrid ? vortex : (1.0f - inside) * vortex) + us.interpolate(p);
+    };
+    parallelForEachStable(0, tracers.size(), [&](size_t i) {
+        const vec3 x = tracers.position[i];
+        const vec3 v = velocityAt(x + 0.5f * dt * velocityAt(x));
+        tracers.velocity[i] = v;
+        tracers.position[i] = x + dt * v;
+    }, 4096);
+}
+
+}  // namespace vfx

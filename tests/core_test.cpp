@@ -1,0 +1,256 @@
+// Core building blocks: the single-vorton Biot-Savart kernel against its closed form (both
+// solvers), the uniform grid (fitBox, trilinear interpolation), the cell partition, and the
+// non-finite guard of Simulation::step.
+#include "core/cell_partition.hpp"
+#include "core/uniform_grid.hpp"
+#include "sim/simulation.hpp"
+#include "sim/velocity_solver.hpp"
+#include "test_helpers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <set>
+
+namespace vfx {
+namespace {
+
+// Closed form of one vorton of vorticity w, core sigma, volume V = 4/3 pi sigma^3 at xi:
+//   outside the core (|r| >= sigma): u = (w V) x r / (4 pi |r|^3),
+//       so |u| = |w| V sin(angle(w, r)) / (4 pi |r|^2), direction w x r;
+//   inside the core (|r| < sigma):   u = (w V) x r / (4 pi sigma^3) = (w x r) / 3,
+//       a solid-body rotation at angular velocity w / 3.
+// Written here independently of vortonVelocity (magnitude from the sine, direction from the
+// normalised cross product) so that a wrong sign or factor in the library shows up.
+vec3 singleVortonClosedForm(const vec3& x, const vec3& xi, const vec3& w, float sigma) {
+    const vec3 r = x - xi;
+    const float dist = glm::length(r);
+    if (dist < sigma) return glm::cross(w, r) / 3.0f;
+    const float volume = 4.0f / 3.0f * kPi * sigma * sigma * sigma;
+    const vec3 axis = glm::cross(w, r);
+    const float axisLength = glm::length(axis);
+    if (axisLength == 0.0f) return vec3(0.0f);
+    const float sine = axisLength / (glm::length(w) * dist);
+    const float speed = glm::length(w) * volume * sine / (4.0f * kPi * dist * dist);
+    return speed * axis / axisLength;
+}
+
+struct SingleVortonCase {
+    vec3 xi{0.3f, -0.2f, 0.1f};
+    vec3 w{0.5f, -1.0f, 2.0f};
+    float sigma = 0.1f;
+    std::vector<vec3> points;
+};
+
+SingleVortonCase makeSingleVortonCase() {
+    SingleVortonCase c;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    // Points inside the core, right at its edge, and out to 30 core radii in all directions.
+    const float distances[] = {0.02f, 0.05f, 0.09f, 0.1001f, 0.15f, 0.4f, 1.0f, 3.0f};
+    for (float d : distances)
+        for (int k = 0; k < 6; ++k) {
+            vec3 dir(unit(rng), unit(rng), unit(rng));
+            dir = glm::normalize(dir);
+            c.points.push_back(c.xi + d * dir);
+        }
+    c.points.push_back(c.xi + 0.5f * glm::normalize(c.w));  // along the axis: u = 0
+    return c;
+}
+
+// Relative tolerance 1e-5 of the local speed (float arithmetic), absolute 1e-9 for u = 0.
+void expectMatchesClosedForm(const std::vector<vec3>& got, const SingleVortonCase& c, const char* what) {
+    ASSERT_EQ(got.size(), c.points.size());
+    for (size_t k = 0; k < c.points.size(); ++k) {
+        const vec3 want = singleVortonClosedForm(c.points[k], c.xi, c.w, c.sigma);
+        const float tol = 1e-5f * glm::length(want) + 1e-9f;
+        EXPECT_NEAR(got[k].x, want.x, tol) << what << " point " << k;
+        EXPECT_NEAR(got[k].y, want.y, tol) << what << " point " << k;
+        EXPECT_NEAR(got[k].z, want.z, tol) << what << " point " << k;
+    }
+}
+
+TEST(SingleVorton, KernelMatchesClosedForm) {
+    const SingleVortonCase c = makeSingleVortonCase();
+    const float volume = sphereVolume(c.sigma);
+    std::vector<vec3> got;
+    for (const vec3& x : c.points) got.push_back(vortonVelocity(x, c.xi, c.w * volume, c.sigma));
+    expectMatchesClosedForm(got, c, "vortonVelocity");
+}
+
+TEST(SingleVorton, DirectAndTreeSolversMatchClosedForm) {
+    const SingleVortonCase c = makeSingleVortonCase();
+    Vortons v;
+    v.add(c.xi, c.w, c.sigma, 0.0f);
+    std::vector<vec3> direct, tree;
+    directVelocity(v, c.points, direct);
+    expectMatchesClosedForm(direct, c, "directVelocity");
+    VortonTree t;
+    t.build(v);
+    t.velocity(c.points, tree, 0.45f);
+    expectMatchesClosedForm(tree, c, "VortonTree");
+}
+
+TEST(SingleVorton, SimulationVelocityAtPointsBothSolvers) {
+    const SingleVortonCase c = makeSingleVortonCase();
+    for (VelocitySolver solver : {VelocitySolver::Tree, VelocitySolver::Direct}) {
+        Simulation sim;
+        sim.fluid().velocitySolver = solver;
+        sim.vortons().add(c.xi, c.w, c.sigma, 0.0f);
+        std::vector<vec3> got;
+        sim.velocityAtPoints(c.points, got);
+        expectMatchesClosedForm(got, c, solver == VelocitySolver::Tree ? "sim tree" : "sim direct");
+    }
+}
+
+// With opening angle 0 no cluster is ever accepted, so the tree sums every vorton: it must
+// agree with direct summation to float round-off (relative RMS < 1e-5).
+TEST(VortonTree, ZeroOpeningAngleEqualsDirect) {
+    Vortons v;
+    test::addVortexRing(v, test::RingSpec{vec3(0.1f, 0.2f, -0.3f), 1.0f, 0.25f, 1.0f, 1500, 4});
+    VortonTree tree;
+    tree.build(v);
+    std::vector<vec3> direct, viaTree;
+    directVelocity(v, v.position, direct);
+    tree.velocity(v.position, viaTree, 0.0f);
+    EXPECT_LT(test::relativeRms(viaTree, direct), 1e-5);
+}
+
+// --- uniform grid ------------------------------------------------------------------------------
+
+TEST(UniformGrid, FitBoxEnclosesBoxWithAboutTargetCells) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> coord(-5.0f, 5.0f), size(0.01f, 4.0f);
+    for (int k = 0; k < 200; ++k) {
+        const vec3 lo(coord(rng), coord(rng), coord(rng));
+        const vec3 hi = lo + vec3(size(rng), size(rng), size(rng));
+        const size_t target = 64 + size_t(k) * 97;
+        const GridShape s = GridShape::fitBox(lo, hi, target, 1e-4f);
+        EXPECT_TRUE(s.encloses(lo)) << k;
+        EXPECT_TRUE(s.encloses(hi)) << k;
+        EXPECT_TRUE(s.encloses(0.5f * (lo + hi))) << k;
+        for (int a = 0; a < 3; ++a) EXPECT_GE(s.points[a], 2) << k;
+        // Cubic cells of the volume's share: the count is near the target (ceil per axis adds
+        // at most one layer per axis, a thin axis is at least one cell).
+        EXPECT_GE(double(s.cellCount()), 0.9 * double(target)) << k;
+        EXPECT_LE(double(s.cellCount()), 8.0 * double(target) + 64.0) << k;
+        EXPECT_FLOAT_EQ(s.spacing.x, s.spacing.y);
+        EXPECT_FLOAT_EQ(s.spacing.x, s.spacing.z);
+    }
+}
+
+// Trilinear interpolation reproduces any linear field exactly (tolerance: float round-off,
+// 1e-5 of the field's scale), anywhere inside the grid, for scalars and vectors.
+TEST(UniformGrid, TrilinearInterpolationOfLinearFieldIsExact) {
+    GridShape s;
+    s.minCorner = vec3(-1.0f, 0.5f, 2.0f);
+    s.spacing = vec3(0.1f, 0.2f, 0.15f);
+    s.points = ivec3(11, 7, 9);
+    const vec3 b(1.5f, -2.0f, 0.75f);
+    const float a = 0.3f;
+    auto scalar = [&](const vec3& p) { return a + glm::dot(b, p); };
+    auto vector = [&](const vec3& p) { return vec3(scalar(p), 2.0f * p.y - p.z, -p.x + 3.0f); };
+    UniformGrid<float> f(s);
+    UniformGrid<vec3> g(s);
+    for (int z = 0; z < s.points.z; ++z)
+        for (int y = 0; y < s.points.y; ++y)
+            for (int x = 0; x < s.points.x; ++x) {
+                f.at(x, y, z) = scalar(s.pointPosition(x, y, z));
+                g.at(x, y, z) = vector(s.pointPosition(x, y, z));
+            }
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    for (int k = 0; k < 1000; ++k) {
+        const vec3 p = s.minCorner + vec3(unit(rng), unit(rng), unit(rng)) * s.extent();
+        EXPECT_NEAR(f.interpolate(p), scalar(p), 1e-5f * 8.0f);
+        const vec3 want = vector(p), got = g.interpolate(p);
+        for (int c = 0; c < 3; ++c) EXPECT_NEAR(got[c], want[c], 1e-5f * 8.0f);
+    }
+    // Weights are a partition of unity even at points outside the grid (clamped).
+    const TrilinearStencil st = trilinearStencil(s, vec3(5.0f, -3.0f, 2.3f));
+    float sum = 0.0f;
+    for (int k = 0; k < st.count; ++k) sum += st.weight[k];
+    EXPECT_EQ(st.count, 8);
+    EXPECT_NEAR(sum, 1.0f, 1e-6f);
+}
+
+// Every particle is listed exactly once, in the cell its position falls in, and indices within
+// a cell ascend (the counting sort's determinism guarantee).
+TEST(CellPartition, ContainsEveryParticleOnceAscendingPerCell) {
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> coord(-1.0f, 1.0f);
+    std::vector<vec3> positions(5000);
+    for (vec3& p : positions) p = vec3(coord(rng), 0.5f * coord(rng), coord(rng));
+    positions.push_back(vec3(3.0f, 0.0f, 0.0f));  // outside the grid: clamped into an edge cell
+    const GridShape shape = GridShape::fitBox(vec3(-1.0f, -0.5f, -1.0f), vec3(1.0f, 0.5f, 1.0f), 500, 1e-4f);
+    CellPartition part;
+    part.build(shape, positions);
+    ASSERT_EQ(part.cellCount(), shape.cellCount());
+    std::vector<int> seen(positions.size(), 0);
+    const ivec3 cells = part.cells();
+    for (int z = 0; z < cells.z; ++z)
+        for (int y = 0; y < cells.y; ++y)
+            for (int x = 0; x < cells.x; ++x) {
+                const ivec3 c(x, y, z);
+                const size_t cell = part.cellIndex(c);
+                for (uint32_t k = part.begin(cell); k < part.end(cell); ++k) {
+                    const uint32_t i = part.sortedIndices()[k];
+                    ++seen[i];
+                    if (k > part.begin(cell)) {
+                        EXPECT_LT(part.sortedIndices()[k - 1], i);
+                    }
+                    EXPECT_EQ(shape.cellOf(positions[i]), c);
+                    EXPECT_EQ(part.cellOfParticle()[i], cell);
+                    if (shape.encloses(positions[i])) {
+                        const vec3 lo = shape.pointPosition(x, y, z), hi = lo + shape.spacing;
+                        for (int a = 0; a < 3; ++a) {
+                            EXPECT_GE(positions[i][a], lo[a] - 1e-5f);
+                            EXPECT_LE(positions[i][a], hi[a] + 1e-5f);
+                        }
+                    }
+                }
+            }
+    for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << "particle " << i;
+}
+
+// --- non-finite guard --------------------------------------------------------------------------
+
+TEST(NonFinite, NanVorticityThrowsNamingStepAndPhase) {
+    Simulation sim;
+    test::addBall(sim.vortons(), test::BallSpec{vec3(0.0f), 0.5f, 300, 0.5f});
+    sim.step(0.01f);
+    sim.step(0.01f);
+    sim.vortons().vorticity[17].y = std::numeric_limits<float>::quiet_NaN();
+    try {
+        sim.step(0.01f);
+        FAIL() << "step() accepted a NaN vorticity";
+    } catch (const NonFiniteError& e) {
+        EXPECT_EQ(e.step, 3);
+        EXPECT_FALSE(e.phase.empty());
+        const std::string what = e.what();
+        EXPECT_NE(what.find("step 3"), std::string::npos) << what;
+        EXPECT_NE(what.find(e.phase), std::string::npos) << what;
+        std::cout << "NaN vorticity: " << what << "\n";
+    }
+}
+
+// A NaN density deviation poisons the density grid and gradient; the first phase that writes a
+// checked quantity from it is baroclinic generation, which must be the phase reported.
+TEST(NonFinite, NanDensityIsCaughtInBaroclinicPhase) {
+    Simulation sim;
+    test::addBall(sim.vortons(), test::BallSpec{vec3(0.0f), 0.5f, 300, 0.5f});
+    sim.vortons().density[5] = std::numeric_limits<float>::quiet_NaN();
+    try {
+        sim.step(0.01f);
+        FAIL() << "step() accepted a NaN density deviation";
+    } catch (const NonFiniteError& e) {
+        EXPECT_EQ(e.step, 1);
+        EXPECT_TRUE(e.phase == "density" || e.phase == "baroclinic") << e.phase;
+        std::cout << "NaN density: " << e.what() << "\n";
+    }
+}
+
+}  // namespace
+}  // namespace vfx

@@ -1,0 +1,267 @@
+// Tests of the demo's window-free parts: command line, camera, body meshes, picking and
+// stirring, the preset list, the shader sources and the parameter table its panels are
+// generated from. The full window is tested end to end by scripts/check_demo_screens.py
+// (ctest demo_screenshots, under Xvfb).
+#include <gtest/gtest.h>
+
+#ifdef VFX_HAVE_DEMO_CORE
+
+#include "app/demo/interaction.hpp"
+#include "app/demo/options.hpp"
+#include "app/demo/scene_library.hpp"
+#include "bodies/shapes.hpp"
+#include "render/camera.hpp"
+#include "render/mesh_builder.hpp"
+#include "scene/schema.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace vfx {
+namespace {
+
+std::string sourceDir() { return VFX_SOURCE_DIR; }
+
+TEST(DemoOptions, ParsesAScriptedRun) {
+    DemoOptions o = parseDemoOptions({"--scene", "scenes/x.json", "--frames", "60", "--screenshot", "out.png", "--quit",
+                                      "--set", "tracers.0.count=1000", "--set=fluid.viscosity=0", "--threads", "2",
+                                      "--width", "800", "--height", "600", "--paused", "--show", "vortons,-tracers"});
+    EXPECT_EQ(o.scenePath, "scenes/x.json");
+    EXPECT_EQ(o.frames, 60);
+    EXPECT_EQ(o.screenshotPath, "out.png");
+    EXPECT_TRUE(o.quit);
+    EXPECT_TRUE(o.paused);
+    EXPECT_EQ(o.threads, 2);
+    EXPECT_EQ(o.width, 800);
+    EXPECT_EQ(o.height, 600);
+    EXPECT_EQ(o.overrides, (std::vector<std::string>{"tracers.0.count=1000", "fluid.viscosity=0"}));
+    EXPECT_EQ(o.show, (std::vector<std::string>{"vortons", "-tracers"}));
+}
+
+TEST(DemoOptions, BadFlagsNameTheFlag) {
+    auto messageOf = [](std::vector<std::string> args) {
+        try {
+            parseDemoOptions(args);
+        } catch (const OptionsError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(messageOf({"--frames", "ten"}).find("--frames"), std::string::npos);
+    EXPECT_NE(messageOf({"--frames"}).find("expected a value"), std::string::npos);
+    EXPECT_NE(messageOf({"--bogus"}).find("--bogus"), std::string::npos);
+    EXPECT_NE(messageOf({"--width", "10"}).find("--width"), std::string::npos);
+    EXPECT_NE(messageOf({"--show", "sparkles"}).find("sparkles"), std::string::npos);
+    EXPECT_NE(messageOf({"--quit"}).find("--frames"), std::string::npos);
+}
+
+TEST(OrbitCamera, CentreRayLooksAtTheTarget) {
+    OrbitCamera cam;
+    cam.setHome({glm::vec3(1, 2, 3), 5.0f, 30.0f, 20.0f});
+    cam.setViewport(1000, 500);
+    Ray ray = cam.rayThroughPixel(500.0f, 250.0f);
+    EXPECT_NEAR(glm::length(cam.eye() - glm::vec3(1, 2, 3)), 5.0f, 1e-4f);
+    EXPECT_NEAR(glm::dot(ray.direction, cam.forward()), 1.0f, 1e-4f);
+}
+
+TEST(OrbitCamera, LensShiftMovesTheTargetRight) {
+    OrbitCamera cam;
+    cam.setHome({glm::vec3(0), 4.0f, 0.0f, 0.0f});
+    cam.setViewport(1000, 500, 100.0f);
+    glm::vec4 clip = cam.projection() * cam.view() * glm::vec4(0, 0, 0, 1);
+    float px = (clip.x / clip.w * 0.5f + 0.5f) * 1000.0f;
+    EXPECT_NEAR(px, 600.0f, 0.5f);
+    Ray ray = cam.rayThroughPixel(600.0f, 250.0f);
+    EXPECT_NEAR(glm::dot(ray.direction, cam.forward()), 1.0f, 1e-4f);
+}
+
+TEST(OrbitCamera, FramingFitsTheBoxAndPitchStaysOffThePoles) {
+    OrbitCamera cam;
+    cam.setViewport(1280, 800);
+    glm::vec3 lo(-1, 0, -2), hi(3, 1, 2);
+    cam.frameBox(lo, hi);
+    glm::mat4 vp = cam.projection() * cam.view();
+    for (int c = 0; c < 8; ++c) {
+        glm::vec3 p((c & 1) ? hi.x : lo.x, (c & 2) ? hi.y : lo.y, (c & 4) ? hi.z : lo.z);
+        glm::vec4 clip = vp * glm::vec4(p, 1);
+        EXPECT_LE(std::abs(clip.x / clip.w), 1.0f);
+        EXPECT_LE(std::abs(clip.y / clip.w), 1.0f);
+    }
+    cam.orbit(0.0f, 1e6f);
+    EXPECT_LT(cam.pose().pitchDegrees, 90.0f);
+    float before = cam.pose().distance;
+    cam.zoom(1.0f);
+    EXPECT_LT(cam.pose().distance, before);
+}
+
+TEST(MeshBuilder, BoxHasTwelveOutwardTriangles) {
+    CollisionShape box = makeBoxShape(glm::vec3(1.0f, 2.0f, 0.5f), false);
+    TriangleMesh mesh = makeShapeMesh(box);
+    ASSERT_EQ(mesh.vertices.size(), 36u);
+    EXPECT_EQ(mesh.edgeLines.size(), 48u);  // 6 faces x 4 edges, 2 points each
+    for (size_t t = 0; t < mesh.vertices.size(); t += 3) {
+        glm::vec3 a = mesh.vertices[t].position, b = mesh.vertices[t + 1].position, c = mesh.vertices[t + 2].position;
+        glm::vec3 n = mesh.vertices[t].normal;
+        EXPECT_GT(glm::dot(n, (a + b + c) / 3.0f), 0.0f);                  // normal points out
+        EXPECT_GT(glm::dot(glm::cross(b - a, c - a), n), 0.0f);           // counter-clockwise from outside
+    }
+}
+
+TEST(MeshBuilder, SphereIsClosedAndScaled) {
+    CollisionShape sphere = makeSphereShape(0.3f, true);
+    TriangleMesh mesh = makeShapeMesh(sphere);
+    ASSERT_FALSE(mesh.vertices.empty());
+    for (const MeshVertex& v : mesh.vertices) EXPECT_NEAR(glm::length(v.position), 0.3f, 1e-5f);
+    for (size_t t = 0; t < mesh.vertices.size(); t += 3) {
+        glm::vec3 a = mesh.vertices[t].position, b = mesh.vertices[t + 1].position, c = mesh.vertices[t + 2].position;
+        EXPECT_GT(glm::dot(glm::cross(b - a, c - a), a + b + c), 0.0f);
+    }
+}
+
+RigidBody bodyWith(CollisionShape shape, glm::vec3 position) {
+    RigidBody b;
+    b.shape = std::move(shape);
+    b.position = b.restPosition = position;
+    return b;
+}
+
+TEST(Interaction, PicksTheNearestSolidAndSkipsContainers) {
+    std::vector<RigidBody> bodies;
+    bodies.push_back(bodyWith(makeBoxShape(glm::vec3(3.0f), true), glm::vec3(0)));         // tank around everything
+    bodies.push_back(bodyWith(makeSphereShape(0.5f, false), glm::vec3(0, 0, -1)));        // far ball
+    bodies.push_back(bodyWith(makeBoxShape(glm::vec3(0.25f), false), glm::vec3(0, 0, 1)));  // near box
+    Ray ray{glm::vec3(0, 0, 5), glm::vec3(0, 0, -1)};
+    BodyHit hit = pickBody(ray, bodies, false);
+    EXPECT_EQ(hit.body, 2);
+    EXPECT_NEAR(hit.distance, 3.75f, 1e-4f);
+    EXPECT_EQ(pickBody(ray, bodies, true).body, 0);
+    EXPECT_EQ(pickBody(Ray{glm::vec3(2, 2, 5), glm::vec3(0, 0, -1)}, bodies, false).body, -1);
+}
+
+TEST(Interaction, DraggingMovesTheBodyTowardsTheMouse) {
+    RigidBody ball = bodyWith(makeSphereShape(0.5f, false), glm::vec3(0));
+    Ray ray{glm::vec3(0, 0, 5), glm::vec3(0, 0, -1)};
+    BodyHit hit{0, 4.5f};
+    BodyDrag drag = beginBodyDrag(hit, ray, glm::vec3(0, 0, -1), ball);
+    EXPECT_NEAR(drag.depth, 4.5f, 1e-5f);
+    Ray moved{glm::vec3(0, 0, 5), glm::normalize(glm::vec3(0.1f, 0, -1))};
+    glm::vec3 target = dragPlanePoint(drag, moved, glm::vec3(0, 0, -1));
+    EXPECT_NEAR(target.z, 0.5f, 1e-4f);
+    glm::vec3 v = dragVelocity(ball, target, drag, 0.1f, 100.0f);
+    EXPECT_GT(v.x, 0.0f);
+    EXPECT_NEAR(glm::length(dragVelocity(ball, target + glm::vec3(100, 0, 0), drag, 0.1f, 2.0f)), 2.0f, 1e-4f);
+}
+
+TEST(Interaction, StirringPushesAlongTheStrokeWithoutNetCirculation) {
+    Vortons v;
+    for (int x = -10; x <= 10; ++x)
+        for (int y = -10; y <= 10; ++y)
+            for (int z = -3; z <= 3; ++z) v.add(glm::vec3(x, y, z) * 0.05f, glm::vec3(0), 0.05f, 0.0f);
+    v.add(glm::vec3(50, 0, 0), glm::vec3(0), 0.05f, 0.0f);  // far away: untouched
+    StirStroke stroke;
+    stroke.ray = {glm::vec3(0, 0, 5), glm::vec3(0, 0, -1)};
+    stroke.velocity = glm::vec3(1, 0, 0);
+    stroke.radius = 0.15f;
+    size_t touched = stirVortons(v, stroke);
+    EXPECT_GT(touched, 100u);
+    glm::dvec3 total(0.0);
+    double magnitude = 0.0;
+    for (const glm::vec3& w : v.vorticity) {
+        total += glm::dvec3(w);
+        magnitude += glm::length(w);
+    }
+    EXPECT_GT(magnitude, 0.0);
+    EXPECT_LT(glm::length(total), 1e-4 * magnitude);
+    EXPECT_EQ(v.vorticity.back(), glm::vec3(0));
+    // A jet along +x centred on the ray: u_x falls off upwards, so above it omega_z = -du_x/dy > 0.
+    size_t above = v.size() - 1;
+    for (size_t i = 0; i < v.size(); ++i)
+        if (glm::length(v.position[i] - glm::vec3(0, 0.1f, 0)) < 1e-4f) above = i;
+    ASSERT_LT(above, v.size() - 1);
+    EXPECT_GT(v.vorticity[above].z, 0.0f);
+}
+
+TEST(SceneLibrary, EveryPresetLoadsWithADescription) {
+    std::vector<PresetInfo> presets = listPresets(sourceDir() + "/scenes");
+    ASSERT_FALSE(presets.empty());
+    bool hasDefault = false;
+    for (const PresetInfo& p : presets) {
+        EXPECT_TRUE(p.error.empty()) << p.path << ": " << p.error;
+        EXPECT_FALSE(p.description.empty()) << p.path << " has no description for the preset list";
+        hasDefault = hasDefault || p.fileName == "dye_drop.json";
+    }
+    EXPECT_TRUE(hasDefault) << "scenes/dye_drop.json is the demo's default scene";
+}
+
+TEST(SceneLibrary, FindsResourcesFromAnotherWorkingDirectory) {
+    std::vector<std::string> roots = resourceRoots("");
+    EXPECT_FALSE(findResourceDir(roots, "shaders").empty());
+    EXPECT_FALSE(findResourceDir(roots, "scenes").empty());
+    std::string resolved = resolveScenePath({"/nonexistent-cwd", sourceDir()}, "scenes/dye_drop.json");
+    EXPECT_TRUE(std::filesystem::exists(resolved)) << resolved;
+}
+
+TEST(Shaders, EveryProgramIsGlsl330CoreWithItsIncludes) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::path(sourceDir()) / "shaders";
+    std::set<std::string> programs;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        std::string ext = entry.path().extension().string();
+        if (ext != ".vert" && ext != ".frag") continue;
+        programs.insert(entry.path().stem().string());
+        std::ifstream in(entry.path());
+        std::string first;
+        std::getline(in, first);
+        EXPECT_EQ(first, "#version 330 core") << entry.path();
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.rfind("#include", 0) != 0) continue;
+            std::string file = line.substr(line.find('"') + 1);
+            file = file.substr(0, file.find('"'));
+            EXPECT_TRUE(fs::exists(dir / file)) << entry.path() << " includes missing " << file;
+        }
+    }
+    for (const char* name : {"background", "vorton", "tracer", "line", "body"}) {
+        EXPECT_TRUE(fs::exists(dir / (std::string(name) + ".vert"))) << name;
+        EXPECT_TRUE(fs::exists(dir / (std::string(name) + ".frag"))) << name;
+    }
+}
+
+TEST(FluidPanel, EveryFluidParameterHasAWidgetAndATooltip) {
+    FluidParams fluid;
+    auto specs = paramSpecsInSection("fluid");
+    ASSERT_FALSE(specs.empty());
+    std::set<std::string> keys;
+    for (const ParamSpec* s : specs) keys.insert(s->key);
+    for (const char* needed : {"ambient_density", "gravity", "viscosity", "method", "density_gradient", "poisoning",
+                               "stretching", "diffusion", "baroclinic"})
+        EXPECT_TRUE(keys.count(needed)) << "the Fluid panel needs fluid." << needed;
+    for (const ParamSpec* s : specs) {
+        EXPECT_FALSE(s->description.empty()) << s->key << " has no tooltip";
+        nlohmann::json value = getFluidParam(fluid, s->key);
+        switch (s->type) {
+            case ParamType::Float: EXPECT_TRUE(value.is_number()) << s->key; break;
+            case ParamType::Int: EXPECT_TRUE(value.is_number_integer()) << s->key; break;
+            case ParamType::Bool: EXPECT_TRUE(value.is_boolean()) << s->key; break;
+            case ParamType::Vec3: EXPECT_TRUE(value.is_array() && value.size() == 3) << s->key; break;
+            case ParamType::Enum:
+                EXPECT_FALSE(s->choices.empty()) << s->key;
+                EXPECT_TRUE(value.is_string()) << s->key;
+                break;
+            default: ADD_FAILURE() << "fluid." << s->key << " has a type the panel cannot edit";
+        }
+        // Writing back what was read is accepted (the panel does this on every edit).
+        EXPECT_EQ(setFluidParam(fluid, s->key, value), "") << s->key;
+    }
+}
+
+}  // namespace
+}  // namespace vfx
+
+#else
+
+TEST(Demo, NotBuilt) { GTEST_SKIP() << "configured with VFX_BUILD_DEMO=OFF"; }
+
+#endif

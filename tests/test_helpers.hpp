@@ -1,0 +1,150 @@
+#pragma once
+// Shared helpers for the physics tests and benchmarks: seed vortex rings, balls and lattices of
+// vortons straight into a Simulation (no scene loader), plus small measurement utilities.
+//
+// Volume convention: a vorton's volume is V = 4/3 pi sigma^3 (Vortons::volume). N vortons
+// seeded uniformly into a region of volume Vol get sigma = cbrt(3 Vol / (4 pi N)), so that
+// N V = Vol and the totals (circulation sum(omega V), mass sum(rho' V)) match the continuum.
+#include "core/math.hpp"
+#include "sim/particles.hpp"
+#include "sim/simulation.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+namespace vfx::test {
+
+// Core radius that makes `count` vortons fill `regionVolume` exactly.
+inline float sigmaFillingVolume(double regionVolume, size_t count) {
+    return float(std::cbrt(3.0 * regionVolume / (4.0 * M_PI * double(count))));
+}
+
+// Core radius of a vorton whose volume is one lattice cell h^3.
+inline float sigmaForLatticeSpacing(float spacing) {
+    return float(double(spacing) * std::cbrt(3.0 / (4.0 * M_PI)));
+}
+
+// Unit azimuthal direction about the +y axis through `centre`: e_phi = y_hat x e_rho, i.e. the
+// right-hand-rule circulation direction about +y. Zero on the axis.
+inline vec3 azimuthAboutY(const vec3& p, const vec3& centre) {
+    const float dx = p.x - centre.x, dz = p.z - centre.z;
+    const float rho = std::sqrt(dx * dx + dz * dz);
+    if (rho <= 0.0f) return vec3(0.0f);
+    return vec3(dz / rho, 0.0f, -dx / rho);
+}
+
+struct RingSpec {
+    vec3 centre{0.0f};
+    float radius = 1.0f;       // R, major radius
+    float coreRadius = 0.25f;  // a, uniform-vorticity core
+    float circulation = 1.0f;  // Gamma > 0: right-hand rule about +y (the ring then moves along +y)
+    size_t count = 4096;
+    unsigned seed = 9;
+};
+
+inline double torusVolume(const RingSpec& s) {
+    return 2.0 * M_PI * M_PI * double(s.radius) * double(s.coreRadius) * double(s.coreRadius);
+}
+
+// Vortex ring about the +y axis: vortons uniformly at random in the solid torus, vorticity
+// Gamma / (pi a^2) along e_phi (so the circulation around the core is Gamma).
+inline void addVortexRing(Vortons& v, const RingSpec& s) {
+    std::mt19937 rng(s.seed);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    const float sigma = sigmaFillingVolume(torusVolume(s), s.count);
+    const float omega = s.circulation / (kPi * s.coreRadius * s.coreRadius);
+    const float outer = s.radius + s.coreRadius;
+    size_t added = 0;
+    while (added < s.count) {
+        const vec3 local(unit(rng) * outer, unit(rng) * s.coreRadius, unit(rng) * outer);
+        const float rho = std::sqrt(local.x * local.x + local.z * local.z);
+        const float d2 = (rho - s.radius) * (rho - s.radius) + local.y * local.y;
+        if (d2 > s.coreRadius * s.coreRadius || rho < 1e-6f) continue;
+        v.add(s.centre + local, omega * azimuthAboutY(local, vec3(0.0f)), sigma, 0.0f);
+        ++added;
+    }
+}
+
+struct BallSpec {
+    vec3 centre{0.0f};
+    float radius = 0.5f;
+    size_t count = 4096;
+    float density = 0.5f;  // density deviation rho' of every vorton
+    vec3 vorticity{0.0f};
+    unsigned seed = 1;
+};
+
+// Ball of vortons uniformly at random, all with the same density deviation and vorticity.
+inline void addBall(Vortons& v, const BallSpec& s) {
+    std::mt19937 rng(s.seed);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    const float sigma = sigmaFillingVolume(sphereVolume(s.radius), s.count);
+    size_t added = 0;
+    while (added < s.count) {
+        const vec3 p(unit(rng), unit(rng), unit(rng));
+        if (glm::dot(p, p) > 1.0f) continue;
+        v.add(s.centre + s.radius * p, s.vorticity, sigma, s.density);
+        ++added;
+    }
+}
+
+// Tracers uniformly at random in a ball.
+inline void addTracerBall(Tracers& t, vec3 centre, float radius, size_t count, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    size_t added = 0;
+    while (added < count) {
+        const vec3 p(unit(rng), unit(rng), unit(rng));
+        if (glm::dot(p, p) > 1.0f) continue;
+        t.add(centre + radius * p);
+        ++added;
+    }
+}
+
+// Cubic lattice of n^3 vortons with spacing h starting at `origin`, each of volume h^3.
+// Density deviation and vorticity are functions of position.
+inline void addLattice(Vortons& v, ivec3 n, vec3 origin, float h,
+                       const std::function<float(const vec3&)>& density,
+                       const std::function<vec3(const vec3&)>& vorticity) {
+    const float sigma = sigmaForLatticeSpacing(h);
+    for (int z = 0; z < n.z; ++z)
+        for (int y = 0; y < n.y; ++y)
+            for (int x = 0; x < n.x; ++x) {
+                const vec3 p = origin + h * vec3(float(x), float(y), float(z));
+                v.add(p, vorticity ? vorticity(p) : vec3(0.0f), sigma, density ? density(p) : 0.0f);
+            }
+}
+
+// Inviscid, gravity-free, pure vortex dynamics.
+inline void makeInviscid(Simulation& sim) {
+    sim.fluid().gravity = vec3(0.0f);
+    sim.fluid().viscosity = 0.0f;
+    sim.fluid().diffusion = false;
+    sim.fluid().baroclinic = false;
+}
+
+inline dvec3 meanPosition(const std::vector<vec3>& p) {
+    dvec3 sum(0.0);
+    for (const vec3& x : p) sum += dvec3(x);
+    return p.empty() ? sum : sum / double(p.size());
+}
+
+inline double relativeRms(const std::vector<vec3>& approx, const std::vector<vec3>& exact) {
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < exact.size(); ++i) {
+        const dvec3 d = dvec3(approx[i]) - dvec3(exact[i]);
+        num += glm::dot(d, d);
+        den += glm::dot(dvec3(exact[i]), dvec3(exact[i]));
+    }
+    return std::sqrt(num / den);
+}
+
+template <typename T>
+bool bitwiseEqual(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+}  // namespace vfx::test
