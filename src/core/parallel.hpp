@@ -8,24 +8,60 @@
 #include <cstddef>
 #include <vector>
 
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace vfx {
+
+// ThreadSanitizer cannot see the synchronisation inside Debian's uninstrumented libtbb, so it
+// would report every hand-off of data from the caller to the workers (and back) as a race.
+// These annotations state exactly what TBB guarantees: everything before parallel_for happens
+// before each chunk, and each chunk happens before parallel_for returns. Chunks are NOT ordered
+// with respect to each other, so a real race between two chunks is still reported.
+struct ForkJoinAnnotation {
+#if defined(__SANITIZE_THREAD__)
+    char fork = 0, join = 0;
+    void beforeFork() { __tsan_release(&fork); }
+    void chunkBegin() { __tsan_acquire(&fork); }
+    void chunkEnd() { __tsan_release(&join); }
+    void afterJoin() { __tsan_acquire(&join); }
+#else
+    void beforeFork() {}
+    void chunkBegin() {}
+    void chunkEnd() {}
+    void afterJoin() {}
+#endif
+};
 
 // Calls body(i) for i in [begin, end). body must only write data owned by item i.
 template <typename Body>
 void parallelForEach(size_t begin, size_t end, Body&& body, size_t grain = 256) {
     if (end <= begin) return;
+    ForkJoinAnnotation sync;
+    sync.beforeFork();
     tbb::parallel_for(tbb::blocked_range<size_t>(begin, end, std::max<size_t>(grain, 1)),
                       [&](const tbb::blocked_range<size_t>& r) {
+                          sync.chunkBegin();
                           for (size_t i = r.begin(); i != r.end(); ++i) body(i);
+                          sync.chunkEnd();
                       });
+    sync.afterJoin();
 }
 
 // Calls body(rangeBegin, rangeEnd) over sub-ranges of [begin, end).
 template <typename Body>
 void parallelForRange(size_t begin, size_t end, Body&& body, size_t grain = 256) {
     if (end <= begin) return;
+    ForkJoinAnnotation sync;
+    sync.beforeFork();
     tbb::parallel_for(tbb::blocked_range<size_t>(begin, end, std::max<size_t>(grain, 1)),
-                      [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
+                      [&](const tbb::blocked_range<size_t>& r) {
+                          sync.chunkBegin();
+                          body(r.begin(), r.end());
+                          sync.chunkEnd();
+                      });
+    sync.afterJoin();
 }
 
 // Deterministic reduction: chunks of fixed size are reduced in parallel, then the partial

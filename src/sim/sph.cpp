@@ -407,8 +407,8 @@ void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& flui
         out[order[k]] = sumVector(ranges, count, [&](size_t m) {
             const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
             const Lanes r2 = dx * dx + dy * dy + dz * dz;
-            Lanes dist;
-            for (int l = 0; l < kLanes; ++l) dist[l] = std::sqrt(r2[l]);
+            Lanes dist = r2;
+            for (int l = 0; l < kLanes; ++l) dist[l] = std::sqrt(dist[l]);
             const Lanes gap = positive(h - dist);
             const Lanes push = -(pk + load(P + m)) * spikyNorm * gap * gap / (dist > tiny ? dist : tiny);
             const Lanes drag = laplacianNorm * gap * load(V + m);

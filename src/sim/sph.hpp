@@ -7,15 +7,15 @@
 // gradient of the spiky kernel for pressure (it does not vanish at r -> 0, so close pairs
 // repel instead of clumping).
 //
-// Every loop is a per-particle gather: particle i visits its neighbours in a fixed order
-// (cells in index order, particles ascending inside a cell) and writes only its own outputs,
-// so results are bitwise identical for any number of threads.
+// Neighbours come from a CellPartition with cells of size >= h (the 3x3x3 block around a
+// particle's cell holds all its neighbours). Every loop is a per-particle gather: particle i
+// visits its candidates in a fixed order (partition order, 8 SIMD lanes added in lane order)
+// and writes only its own outputs, so results are bitwise identical for any number of threads.
 #include "core/cell_partition.hpp"
+#include "core/parallel.hpp"
 #include "core/uniform_grid.hpp"
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
-
-#include "core/parallel.hpp"
 
 #include <vector>
 

@@ -2,8 +2,6 @@
 
 #include "core/parallel.hpp"
 
-#include <tbb/parallel_sort.h>
-
 #include <algorithm>
 #include <numeric>
 
@@ -35,6 +33,26 @@ uint32_t spreadBits(uint32_t v) {
 
 constexpr int kMaxDepth = 10;  // 10 bits per axis in the Morton code
 
+// Sorts a fixed number of chunks in parallel, then merges them serially. The chunking does not
+// depend on the thread count and the keys are unique, so the result is always the same.
+void sortKeysInParallel(std::vector<uint64_t>& keys) {
+    constexpr size_t kChunks = 8;
+    const size_t n = keys.size();
+    const size_t chunk = (n + kChunks - 1) / kChunks;
+    if (n < 4096) {
+        std::sort(keys.begin(), keys.end());
+        return;
+    }
+    parallelForEach(0, kChunks, [&](size_t c) {
+        const size_t b = std::min(n, c * chunk), e = std::min(n, b + chunk);
+        std::sort(keys.begin() + long(b), keys.begin() + long(e));
+    }, 1);
+    for (size_t width = chunk; width < n; width *= 2)
+        for (size_t b = 0; b + width < n; b += 2 * width)
+            std::inplace_merge(keys.begin() + long(b), keys.begin() + long(b + width),
+                               keys.begin() + long(std::min(n, b + 2 * width)));
+}
+
 }  // namespace
 
 void VortonTree::build(const Vortons& vortons) {
@@ -65,7 +83,7 @@ void VortonTree::build(const Vortons& vortons) {
     // Sorting (code, index) pairs: keys are unique, so the order is the same for any thread count.
     std::vector<uint64_t> keys(n);
     parallelForEach(0, n, [&](size_t i) { keys[i] = (uint64_t(code[i]) << 32) | uint64_t(i); }, 4096);
-    tbb::parallel_sort(keys.begin(), keys.end());
+    sortKeysInParallel(keys);
     std::vector<uint32_t> sortedCode(n);
     parallelForEach(0, n, [&](size_t k) {
         const uint32_t i = uint32_t(keys[k] & 0xffffffffu);
