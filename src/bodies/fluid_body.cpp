@@ -6,6 +6,7 @@
 
 #include "bodies/shapes.hpp"
 #include "core/parallel.hpp"
+#include "sim/sph.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -424,6 +425,32 @@ void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vecto
             nearest = std::min(nearest, contactDistance(body, positions[i]));
         }
         proximity[i] = nearest;
+    }, 1024);
+}
+
+namespace {
+
+float bodyKernelShare(const RigidBody& body, const vec3& worldPoint, float h) {
+    if (body.shape.kind != ShapeKind::Polytope) return sphKernelShareOnFluidSide(contactDistance(body, worldPoint), h);
+    const vec3 local = body.toLocal(worldPoint);
+    float product = 1.0f;  // hole: share inside every face; solid: share behind every face
+    for (const Plane& plane : body.shape.planes) {
+        const float outside = plane.distance(local);
+        product *= body.isHole() ? sphKernelShareOnFluidSide(-outside, h) : 1.0f - sphKernelShareOnFluidSide(outside, h);
+    }
+    return body.isHole() ? product : 1.0f - product;
+}
+
+}  // namespace
+
+void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions, float h,
+                            std::vector<float>& share) {
+    share.resize(positions.size());
+    parallelForEach(0, positions.size(), [&](size_t i) {
+        float s = 1.0f;
+        for (const RigidBody& body : bodies)
+            if (mayTouchBody(body, positions[i], h)) s *= bodyKernelShare(body, positions[i], h);
+        share[i] = std::max(s, 0.05f);
     }, 1024);
 }
 

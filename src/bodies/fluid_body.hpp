@@ -21,6 +21,14 @@ float contactDistance(const RigidBody& body, const vec3& worldPoint, vec3* norma
 void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions,
                           float maxProximity, std::vector<float>& proximity);
 
+// Share of an SPH kernel of support h at each position that lies in fluid rather than in a body
+// (1 away from walls): the product over bodies of each body's share. A container's share is the
+// product over its faces of the flat-wall share, so edges and corners count every wall; a
+// solid polytope misses the product of its faces' complements (the kernel inside all its
+// half-spaces); spheres use the flat-wall share at their surface distance. Clamped at >= 0.05.
+void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions, float h,
+                            std::vector<float>& share);
+
 // Pushes vortons and tracers that penetrate a body back to its surface (1e-4 of its size on the
 // fluid side) with the body's surface velocity, reassigns vorton vorticity for no-slip, and
 // accumulates the momentum change on the body (impulse, angularImpulse). Race-free, deterministic.

@@ -121,6 +121,9 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
     t.push_back(Spec(f, "sph_stiffness", T::Float, 2.0,
                      "SPH equation-of-state stiffness, m^2/s^2: pressure per unit of relative compression.")
                     .above(0).atMost(1e6));
+    t.push_back(Spec(f, "sph_cohesion", T::Float, 1.0,
+                     "Share of the SPH pressure's pull, dimensionless, where vortons are sparser than at rest: 1 holds a drop together (vortons cling), 0 only pushes apart.")
+                    .atLeast(0).atMost(1));
 }
 
 void addTimeSpecs(std::vector<ParamSpec>& t) {
@@ -382,6 +385,7 @@ const std::vector<FieldAccess<FluidParams>>& fluidFields() {
         floatField("sph_influence_radius", &F::sphInfluenceRadius),
         floatField("sph_rest_spacing", &F::sphRestSpacing),
         floatField("sph_stiffness", &F::sphStiffness),
+        floatField("sph_cohesion", &F::sphCohesion),
     };
     return fields;
 }

@@ -32,6 +32,7 @@ struct FluidParams {
     float sphInfluenceRadius = 0.15f;   // kernel support h, m
     float sphRestSpacing = 0.06f;       // spacing SPH pressure keeps particles at, m
     float sphStiffness = 2.0f;          // equation-of-state stiffness, m^2/s^2
+    float sphCohesion = 1.0f;           // share of the pull toward rest density where sparser, 0..1
 };
 
 struct TimeParams {

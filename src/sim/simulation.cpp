@@ -38,6 +38,7 @@ void Simulation::reset() {
     time_ = 0.0;
     lastStepMs_ = 0.0;
     wallProximity_.clear();
+    wallShare_.clear();
     velocityGrid_ = {};
     jacobianGrid_ = {};
     densityGrid_ = {};
@@ -235,14 +236,19 @@ void Simulation::computeDensityGradient() {
     if (!bodies_.empty()) {
         const float reach = std::max(fluid_.sphInfluenceRadius, gridShape_.spacing.x);
         computeWallProximity(bodies_, vortons_.position, reach, wallProximity_);
+        if (fluid_.densityGradient == GradientSource::Sph || fluid_.method != FluidMethod::Vpm)
+            computeWallKernelShare(bodies_, vortons_.position, fluid_.sphInfluenceRadius, wallShare_);
+        else
+            wallShare_.clear();
     } else {
         wallProximity_.assign(vortons_.size(), 1e30f);
+        wallShare_.clear();
     }
     if (fluid_.poisoning != Poisoning::None && !bodies_.empty())
         poisonDensityGradient(densityGradientGrid_, bodies_, vortons_, partition_, fluid_);
     if (fluid_.densityGradient == GradientSource::Sph && vortons_.size() > 0) {
         work_->sph.update(vortons_, fluid_);
-        work_->sph.densityGradient(vortons_, wallProximity_, fluid_, vortons_.densityGradient);
+        work_->sph.densityGradient(vortons_, wallProximity_, wallShare_, fluid_, vortons_.densityGradient);
     } else {
         parallelForEach(0, vortons_.size(), [&](size_t i) {
             vortons_.densityGradient[i] = densityGradientGrid_.interpolate(vortons_.position[i]);
@@ -283,7 +289,7 @@ void Simulation::computeSph(float dt) {
     const FluidMethod previous = sph.lastStep == stepCount_ - 1 ? sph.lastMethod : FluidMethod::Vpm;
     sph.carryVelocityAcrossSwitch(vortons_, previous, method, velocityGrid_, dt);
     sph.update(vortons_, fluid_);
-    sph.acceleration(vortons_, fluid_, dt, vortons_.sphAcceleration);
+    sph.acceleration(vortons_, fluid_, wallShare_, dt, vortons_.sphAcceleration);
     // Under sph nothing else makes a heavy drop fall: Boussinesq buoyancy g rho' / rho0. Under
     // hybrid the baroclinic vorticity already does, so adding it would count gravity twice.
     const bool sphOnly = method == FluidMethod::Sph;

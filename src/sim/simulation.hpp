@@ -106,6 +106,7 @@ private:
     UniformGrid<vec3> densityGradientGrid_;
     CellPartition partition_;          // vortons by velocity-grid cell
     std::vector<float> wallProximity_; // signed distance of each vorton to the nearest wall
+    std::vector<float> wallShare_;     // SPH kernel share of each vorton on the fluid side of walls
 
     PhaseTimers timers_;
     double lastStepMs_ = 0.0;

@@ -36,6 +36,16 @@ vec3 sphPressureKernelGradient(const vec3& rij, float h) {
     return (-45.0f / (kPi * h3 * h3) * d * d / r) * rij;
 }
 
+float sphKernelShareOnFluidSide(float d, float h) {
+    // For d >= 0: 1/2 + (315 / 256) (u - 4u^3/3 + 6u^5/5 - 4u^7/7 + u^9/9), u = d / h (the
+    // integral of poly6 over the half-space); for d < 0 the complement.
+    const float u = std::clamp(std::abs(d) / h, 0.0f, 1.0f);
+    const float u2 = u * u;
+    const float poly = u * (1.0f + u2 * (-4.0f / 3.0f + u2 * (6.0f / 5.0f + u2 * (-4.0f / 7.0f + u2 / 9.0f))));
+    const float half = 315.0f / 256.0f * poly;
+    return d >= 0.0f ? 0.5f + half : 0.5f - half;
+}
+
 float sphRestNumberDensity(float spacing, float h) {
     // Far more neighbours than a real fluid has: the lattice sum is the integral, 1 / s^3.
     if (h > 40.0f * spacing) return 1.0f / (spacing * spacing * spacing);
@@ -55,15 +65,6 @@ size_t maxCellsFor(size_t particles) { return std::max<size_t>(4096, 8 * particl
 
 // Particles per parallel work item (consecutive in partition order, so spatially close).
 constexpr size_t kChunk = 64;
-
-// Share of the poly6 kernel's mass on the fluid side of a flat wall at distance d (d >= 0):
-// 1/2 + (315 / 256) (u - 4u^3/3 + 6u^5/5 - 4u^7/7 + u^9/9), u = d / h (1 at u >= 1).
-float kernelShareInside(float d, float h) {
-    const float u = std::clamp(d / h, 0.0f, 1.0f);
-    const float u2 = u * u;
-    const float poly = u * (1.0f + u2 * (-4.0f / 3.0f + u2 * (6.0f / 5.0f + u2 * (-4.0f / 7.0f + u2 / 9.0f))));
-    return 0.5f + 315.0f / 256.0f * poly;
-}
 
 // Neighbour sums. Each sum runs over the candidates of a point (the particles of the cells
 // within reach, see SphFluid::neighbourRanges), kLanes consecutive candidates at a time in
@@ -266,7 +267,8 @@ float SphFluid::restNumberDensity(const FluidParams& fluid) const {
 // --- density gradient ----------------------------------------------------------------------
 
 void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>& wallProximity,
-                               const FluidParams& fluid, std::vector<vec3>& out) const {
+                               const std::vector<float>& wallShare, const FluidParams& fluid,
+                               std::vector<vec3>& out) const {
     (void)fluid;  // h is that of the last update(), which built the partition
     const size_t n = vortons.size();
     out.resize(n);
@@ -277,13 +279,13 @@ void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>&
     // rho' / n for the canonical form. A particle near a wall misses the kernel mass behind
     // the wall, which makes 1 / n too large and gives the particles between h and 2h from the
     // wall (canonical form) a spurious gradient; so near a wall n is scaled up by the kernel
-    // share on the fluid side of a flat wall at the particle's distance.
+    // share on the fluid side of the walls (wallShare, see computeWallKernelShare).
     std::vector<float> deviation = padded(n), canonicalWeight = padded(n);
     std::vector<uint8_t> nearWall(n);
     parallelForEachStable(0, n, [&](size_t k) {
         const uint32_t i = order[k];
         const float proximity = i < wallProximity.size() ? wallProximity[i] : 1e30f;
-        const float share = proximity < h ? kernelShareInside(proximity, h) : 1.0f;
+        const float share = i < wallShare.size() ? wallShare[i] : 1.0f;
         deviation[k] = vortons.density[i];
         nearWall[k] = proximity < h;
         canonicalWeight[k] = vortons.density[i] * share / sortedNumberDensity_[k];
@@ -323,32 +325,58 @@ void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>&
 
 namespace {
 
-// p / rho = c^2 (n - n0) / n0 (weakly compressible, sound speed c = sqrt(stiffness)), clamped
-// at zero where the fluid is sparser than at rest. Measured on scenes/drop_in_box.json: with no
-// tension the SPH drop keeps its size (horizontal spread 0.200 -> 0.200 m over 150 steps); 10%
-// tension made it contract (0.172 m) and shed a trail of particles, and any tension pulls the
-// free surface of fluid at rest inward, so still fluid would not stay still.
-inline float specificPressure(float n, float n0, float stiffness) {
-    return std::max(stiffness * (n - n0) / n0, 0.0f);
+// p / rho = c^2 (n - n0) / n0 (weakly compressible, sound speed c = sqrt(stiffness)). Where
+// the fluid is sparser than at rest the pull toward rest density is scaled by the cohesion
+// (0..1). The drop's vortons are the only SPH particles, so the ambient fluid around them is
+// empty space to SPH and the pull acts like surface tension: it is what makes vortons "cling
+// together" under sph and hybrid (Gourlay part 16). Measured on scenes/drop_in_box.json after
+// 150 steps, horizontal spread of the drop (VPM 0.299 m): cohesion 0 gives hybrid 0.299 m
+// (number density stays below rest, so a pressure that only pushes never acts and hybrid is
+// VPM), cohesion 1 gives 0.257 m: a ring that stays narrower.
+inline float specificPressure(float n, float n0, float stiffness, float cohesion) {
+    const float p = stiffness * (n - n0) / n0;
+    return p > 0.0f ? p : cohesion * p;
 }
+
+// Pairs closer than the rest spacing s0 repel with |a| = kCoreRepulsion c^2 / s0 (1 - r/s0)^2.
+// A pull toward rest *density* alone lets neighbours pair up (the tensile instability: two
+// particles on top of each other barely change the smoothed density), which halved the nearest-
+// neighbour distance on the drop; this short-range core keeps the spacing (median nearest
+// neighbour 0.0095 m -> 0.032 m at s0 = 0.038 m). It vanishes on a lattice at rest spacing.
+constexpr float kCoreRepulsion = 10.0f;
 
 }  // namespace
 
-std::vector<float> SphFluid::sortedPressureOverN(const FluidParams& fluid) const {
+std::vector<float> SphFluid::sortedEffectiveNumberDensity(const std::vector<float>& wallShare) const {
+    // A particle within h of a wall misses the kernel mass behind it; counting that mass as
+    // fluid (n / share on the fluid side) keeps fluid filling a container from reading as sparse
+    // there, so cohesion does not peel it off the walls and the ambient drag does not act on it.
+    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    std::vector<float> effective(count_);
+    parallelForEachStable(0, count_, [&](size_t k) {
+        const uint32_t i = order[k];
+        effective[k] = sortedNumberDensity_[k] / (i < wallShare.size() ? wallShare[i] : 1.0f);
+    }, 4096);
+    return effective;
+}
+
+std::vector<float> SphFluid::sortedPressureOverN(const FluidParams& fluid, const std::vector<float>& effectiveN) const {
     if (!(fluid.sphStiffness >= 0.0f) || !std::isfinite(fluid.sphStiffness))
         throw std::invalid_argument("fluid.sph_stiffness: must be >= 0, got " + std::to_string(fluid.sphStiffness));
+    if (!(fluid.sphCohesion >= 0.0f && fluid.sphCohesion <= 1.0f))
+        throw std::invalid_argument("fluid.sph_cohesion: must be in [0, 1], got " + std::to_string(fluid.sphCohesion));
     const float n0 = restNumberDensity(fluid);
     std::vector<float> pressureOverN = padded(count_);  // (p / rho) / n in partition order
     parallelForEachStable(0, count_, [&](size_t k) {
-        const float nk = sortedNumberDensity_[k];
-        pressureOverN[k] = specificPressure(nk, n0, fluid.sphStiffness) / nk;
+        const float nk = effectiveN[k];
+        pressureOverN[k] = specificPressure(nk, n0, fluid.sphStiffness, fluid.sphCohesion) / nk;
     }, 4096);
     return pressureOverN;
 }
 
 void SphFluid::pressureAcceleration(const Vortons& vortons, const FluidParams& fluid,
-                                    std::vector<vec3>& out) const {
-    accelerationTerms(vortons, fluid, 0.0f, out, nullptr);
+                                    const std::vector<float>& wallShare, std::vector<vec3>& out) const {
+    accelerationTerms(vortons, fluid, sortedEffectiveNumberDensity(wallShare), 0.0f, out, nullptr);
 }
 
 float SphFluid::viscosity(const FluidParams& fluid, float dt) const {
@@ -359,10 +387,12 @@ float SphFluid::viscosity(const FluidParams& fluid, float dt) const {
     return dt > 0.0f ? std::min(nu, 0.5f * h * h / (15.0f * dt)) : nu;
 }
 
-void SphFluid::acceleration(const Vortons& vortons, const FluidParams& fluid, float dt, std::vector<vec3>& out) {
+void SphFluid::acceleration(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& wallShare,
+                            float dt, std::vector<vec3>& out) {
     const size_t n = vortons.size();
     dragRate_.resize(n);
-    accelerationTerms(vortons, fluid, viscosity(fluid, dt), out, &vortons.sphVelocity);
+    const std::vector<float> effectiveN = sortedEffectiveNumberDensity(wallShare);
+    accelerationTerms(vortons, fluid, effectiveN, viscosity(fluid, dt), out, &vortons.sphVelocity);
     // Ambient drag: the kernel mass a particle misses (1 - n / n0) is ambient fluid at rest
     // that SPH does not simulate; the viscosity couples the particle to it as it does to its
     // neighbours, with the full-neighbourhood Laplacian sum L0 = 15 / h^2. This is what slows
@@ -371,16 +401,16 @@ void SphFluid::acceleration(const Vortons& vortons, const FluidParams& fluid, fl
     const float ambientRate = viscosity(fluid, dt) * 15.0f / (h_ * h_);
     const std::vector<uint32_t>& order = partition_.sortedIndices();
     parallelForEachStable(0, n, [&](size_t k) {
-        dragRate_[order[k]] = ambientRate * std::max(0.0f, 1.0f - sortedNumberDensity_[k] / n0);
+        dragRate_[order[k]] = ambientRate * std::max(0.0f, 1.0f - effectiveN[k] / n0);
     }, 4096);
 }
 
-void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& fluid, float nu,
-                                 std::vector<vec3>& out, const std::vector<vec3>* velocities) const {
+void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& effectiveN,
+                                 float nu, std::vector<vec3>& out, const std::vector<vec3>* velocities) const {
     const size_t n = vortons.size();
     out.resize(n);
     const std::vector<uint32_t>& order = partition_.sortedIndices();
-    const std::vector<float> pressureOverN = sortedPressureOverN(fluid);
+    const std::vector<float> pressureOverN = sortedPressureOverN(fluid, effectiveN);
     // Velocity by component and 1 / n in partition order (zero velocity without viscosity).
     std::vector<float> vx = padded(n), vy = padded(n), vz = padded(n), volume = padded(n);
     parallelForEachStable(0, n, [&](size_t k) {
@@ -396,21 +426,26 @@ void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& flui
     const float spikyNorm = -45.0f / (kPi * h3 * h3);        // spiky gradient: norm (h - r)^2 / r * rij
     const float laplacianNorm = nu * 45.0f / (kPi * h3 * h3);  // nu * viscosity Laplacian: norm (h - r)
     const Lanes tiny = splat(1e-6f * h);
+    const float s0 = std::min(fluid.sphRestSpacing, h);
+    const float coreNorm = kCoreRepulsion * fluid.sphStiffness / (s0 * s0 * s0);  // (s0 - r)^2 / r * rij
     const float *X = x_.data(), *Y = y_.data(), *Z = z_.data(), *P = pressureOverN.data();
     const float *VX = vx.data(), *VY = vy.data(), *VZ = vz.data(), *V = volume.data();
     forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
         const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]), pk = splat(P[k]);
         const Lanes vxk = splat(VX[k]), vyk = splat(VY[k]), vzk = splat(VZ[k]);
         // Symmetric pressure a_i = -sum_j (P_i / n_i + P_j / n_j) gradW_ij (equal and opposite
-        // pair forces: momentum is conserved) plus viscosity toward each neighbour's velocity
-        // weighted by its volume 1 / n_j. The particle itself adds zero to both.
+        // pair forces: momentum is conserved), the core repulsion of pairs closer than s0, plus
+        // viscosity toward each neighbour's velocity weighted by its volume 1 / n_j. The particle
+        // itself adds zero to all three.
         out[order[k]] = sumVector(ranges, count, [&](size_t m) {
             const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
             const Lanes r2 = dx * dx + dy * dy + dz * dz;
             Lanes dist = r2;
             for (int l = 0; l < kLanes; ++l) dist[l] = std::sqrt(dist[l]);
             const Lanes gap = positive(h - dist);
-            const Lanes push = -(pk + load(P + m)) * spikyNorm * gap * gap / (dist > tiny ? dist : tiny);
+            const Lanes core = positive(s0 - dist);
+            const Lanes push = (coreNorm * core * core - (pk + load(P + m)) * spikyNorm * gap * gap) /
+                               (dist > tiny ? dist : tiny);
             const Lanes drag = laplacianNorm * gap * load(V + m);
             return Lanes3{push * dx + drag * (load(VX + m) - vxk), push * dy + drag * (load(VY + m) - vyk),
                           push * dz + drag * (load(VZ + m) - vzk)};
@@ -535,10 +570,15 @@ void SphFluid::advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVe
                              float dt) const {
     const UniformGrid<vec3>& us = gridVelocity_;
     const UniformGrid<float>& weight = gridWeight_;
+    // Normalised SPH velocity (Shepard: divided by the interpolation weight) so tracers near the
+    // drop's surface, where the weight falls below 1, keep up with the particles instead of
+    // being left behind as a trail; blended out with the weight beyond the surface.
     auto velocityAt = [&](const vec3& p) {
         const vec3 vortex = vortexVelocity.interpolate(p);
-        const float inside = std::min(weight.interpolate(p), 1.0f);
-        return (hybrid ? vortex : (1.0f - inside) * vortex) + us.interpolate(p);
+        const float w = weight.interpolate(p);
+        const float inside = std::clamp(w * 2.0f, 0.0f, 1.0f);  // full from half weight inward
+        const vec3 sphVelocity = w > 1e-6f ? us.interpolate(p) / w : vec3(0.0f);
+        return (hybrid ? vortex : (1.0f - inside) * vortex) + inside * sphVelocity;
     };
     parallelForEachStable(0, tracers.size(), [&](size_t i) {
         const vec3 x = tracers.position[i];

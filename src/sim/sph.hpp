@@ -40,6 +40,9 @@ float sphKernel(float r, float h);
 vec3 sphKernelGradient(const vec3& rij, float h);
 // Gradient of the spiky kernel 15 / (pi h^6) (h - r)^3 with respect to x_i (pressure forces).
 vec3 sphPressureKernelGradient(const vec3& rij, float h);
+// Share of the poly6 kernel's mass (support h) on the fluid side of a flat wall, for a point at
+// signed distance d from it (d > 0 on the fluid side): 1/2 at d = 0, 1 at d >= h, 0 at d <= -h.
+float sphKernelShareOnFluidSide(float d, float h);
 // Number density sum_j W(|x_j|, h) at a point of an infinite cubic lattice of that spacing.
 float sphRestNumberDensity(float spacing, float h);
 
@@ -53,13 +56,18 @@ public:
     void update(const Vortons& vortons, const FluidParams& fluid);
     // Density gradient at each vorton: canonical form where proximity >= h, difference form nearer.
     // `vortons` must be those passed to the last update().
+    // wallShare (vorton order; empty = all 1) is each vorton's kernel share on the fluid side
+    // of the walls (computeWallKernelShare).
     void densityGradient(const Vortons& vortons, const std::vector<float>& wallProximity,
-                         const FluidParams& fluid, std::vector<vec3>& out) const;
+                         const std::vector<float>& wallShare, const FluidParams& fluid, std::vector<vec3>& out) const;
     // Pressure-gradient acceleration at each vorton (keeps particles near the rest spacing).
-    void pressureAcceleration(const Vortons& vortons, const FluidParams& fluid, std::vector<vec3>& out) const;
+    // wallShare (vorton order; empty = no walls) corrects the number density near walls.
+    void pressureAcceleration(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& wallShare,
+                              std::vector<vec3>& out) const;
     // Pressure plus artificial viscosity acting on sphVelocity: the SPH acceleration of a step.
     // Also sets each vorton's ambient drag rate, which integrate() applies.
-    void acceleration(const Vortons& vortons, const FluidParams& fluid, float dt, std::vector<vec3>& out);
+    void acceleration(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& wallShare,
+                      float dt, std::vector<vec3>& out);
     // Artificial kinematic viscosity nu = alpha c h, capped so explicit steps of dt stay stable.
     float viscosity(const FluidParams& fluid, float dt) const;
     // Vorticity of the sphVelocity field, canonical SPH curl sum_j gradW_ij x v_j / n_j. The
@@ -110,11 +118,13 @@ private:
     // Runs body(k, ranges, rangeCount) for every particle k (partition order) in parallel with
     // its candidate neighbours. body must write only particle k's outputs.
     template <typename Body> void forEachParticle(Body&& body) const;
-    // (p / rho) / n of every particle in partition order; checks the stiffness.
-    std::vector<float> sortedPressureOverN(const FluidParams& fluid) const;
+    // Number density in partition order with the kernel mass behind a nearby wall counted in.
+    std::vector<float> sortedEffectiveNumberDensity(const std::vector<float>& wallShare) const;
+    // (p / rho) / n of every particle in partition order; checks stiffness and cohesion.
+    std::vector<float> sortedPressureOverN(const FluidParams& fluid, const std::vector<float>& effectiveN) const;
     // Pressure plus, with velocities, viscosity nu toward the neighbours' velocities.
-    void accelerationTerms(const Vortons& vortons, const FluidParams& fluid, float nu, std::vector<vec3>& out,
-                           const std::vector<vec3>* velocities) const;
+    void accelerationTerms(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& effectiveN,
+                           float nu, std::vector<vec3>& out, const std::vector<vec3>* velocities) const;
 
     CellPartition partition_;
     float h_ = 0.0f;
