@@ -43,6 +43,7 @@ void Simulation::reset() {
     jacobianGrid_ = {};
     densityGrid_ = {};
     densityGradientGrid_ = {};
+    densityGradientGridStale_ = false;
     timers_ = PhaseTimers{};
     Workspace* fresh = new Workspace();
     work_.reset(fresh);  // drops SPH method history and solver scratch
@@ -223,16 +224,9 @@ void Simulation::computeDensityGradient() {
                 densityGrid_.at(x, y, z) = sum * invCellVolume;
             }
     }, 1);
-    densityGradientGrid_.reset(gridShape_);
-    parallelForEach(0, size_t(n.z), [&](size_t zi) {
-        const int z = int(zi);
-        for (int y = 0; y < n.y; ++y)
-            for (int x = 0; x < n.x; ++x) {
-                vec3 g;
-                for (int a = 0; a < 3; ++a) g[a] = axisDerivative(densityGrid_, x, y, z, a);
-                densityGradientGrid_.at(x, y, z) = g;
-            }
-    }, 1);
+    const bool sphGradient = fluid_.densityGradient == GradientSource::Sph && vortons_.size() > 0;
+    densityGradientGridStale_ = sphGradient;
+    if (!sphGradient) differentiateDensityGrid();
     if (!bodies_.empty()) {
         const float reach = std::max(fluid_.sphInfluenceRadius, gridShape_.spacing.x);
         computeWallProximity(bodies_, vortons_.position, reach, wallProximity_);
@@ -244,12 +238,12 @@ void Simulation::computeDensityGradient() {
         wallProximity_.assign(vortons_.size(), 1e30f);
         wallShare_.clear();
     }
-    if (fluid_.poisoning != Poisoning::None && !bodies_.empty())
-        poisonDensityGradient(densityGradientGrid_, bodies_, vortons_, partition_, fluid_);
-    if (fluid_.densityGradient == GradientSource::Sph && vortons_.size() > 0) {
+    if (sphGradient) {
         work_->sph.update(vortons_, fluid_);
         work_->sph.densityGradient(vortons_, wallProximity_, wallShare_, fluid_, vortons_.densityGradient);
     } else {
+        if (fluid_.poisoning != Poisoning::None && !bodies_.empty())
+            poisonDensityGradient(densityGradientGrid_, bodies_, vortons_, partition_, fluid_);
         parallelForEach(0, vortons_.size(), [&](size_t i) {
             vortons_.densityGradient[i] = densityGradientGrid_.interpolate(vortons_.position[i]);
         }, 2048);
@@ -258,6 +252,26 @@ void Simulation::computeDensityGradient() {
     parallelForEach(0, tracers_.size(), [&](size_t i) {
         tracers_.density[i] = densityGrid_.interpolate(tracers_.position[i]);
     }, 4096);
+}
+
+void Simulation::differentiateDensityGrid() const {
+    const ivec3 n = gridShape_.points;
+    densityGradientGrid_.reset(gridShape_);
+    parallelForEach(0, size_t(n.z), [&](size_t zi) {
+        const int z = int(zi);
+        for (int y = 0; y < n.y; ++y)
+            for (int x = 0; x < n.x; ++x) {
+                vec3 g;
+                for (int a = 0; a < 3; ++a) g[a] = axisDerivative(densityGrid_, x, y, z, a);
+                densityGradientGrid_.at(x, y, z) = g;
+            }
+    }, 1);
+    densityGradientGridStale_ = false;
+}
+
+const UniformGrid<vec3>& Simulation::densityGradientGrid() const {
+    if (densityGradientGridStale_) differentiateDensityGrid();
+    return densityGradientGrid_;
 }
 
 bool Simulation::gravityActsOnGrid() const {

@@ -72,7 +72,9 @@ public:
     // Grids of the last step (for drawing and tests).
     const UniformGrid<vec3>& velocityGrid() const { return velocityGrid_; }
     const UniformGrid<float>& densityGrid() const { return densityGrid_; }
-    const UniformGrid<vec3>& densityGradientGrid() const { return densityGradientGrid_; }
+    // Grid density gradient (poisoned) of the last step. With density_gradient = sph the step does
+    // not need it: it is then computed on first request, from the last density grid, unpoisoned.
+    const UniformGrid<vec3>& densityGradientGrid() const;
     const std::vector<float>& wallProximity() const { return wallProximity_; }
     const GridShape& gridShape() const { return gridShape_; }
     const CellPartition& partition() const { return partition_; }
@@ -87,6 +89,7 @@ private:
     void computeVelocityGrid();
     void stretchAndTilt(float dt);
     void computeDensityGradient();
+    void differentiateDensityGrid() const;  // densityGradientGrid_ from densityGrid_
     void generateBaroclinicVorticity(float dt);
     void diffuse(float dt);
     void computeSph(float dt);
@@ -103,7 +106,8 @@ private:
     UniformGrid<vec3> velocityGrid_;
     UniformGrid<mat3> jacobianGrid_;
     UniformGrid<float> densityGrid_;
-    UniformGrid<vec3> densityGradientGrid_;
+    mutable UniformGrid<vec3> densityGradientGrid_;
+    mutable bool densityGradientGridStale_ = false;
     CellPartition partition_;          // vortons by velocity-grid cell
     std::vector<float> wallProximity_; // signed distance of each vorton to the nearest wall
     std::vector<float> wallShare_;     // SPH kernel share of each vorton on the fluid side of walls

@@ -135,6 +135,7 @@ void SphFluid::update(const Vortons& vortons, const FluidParams& fluid) {
     if (isCurrent(vortons, fluid)) return;
     h_ = fluid.sphInfluenceRadius;
     buildPartition(vortons);
+    cacheNeighbourRanges();
     computeNumberDensity();
 }
 
@@ -222,16 +223,23 @@ int SphFluid::neighbourRanges(const vec3& p, uint32_t (*ranges)[2]) const {
     return count;
 }
 
+void SphFluid::cacheNeighbourRanges() {
+    // Every neighbour pass of a step (number density, gradient, pressure, vorticity) visits the
+    // same candidates: finding them once halves the cost of the SPH density gradient.
+    const size_t n = count_;
+    ranges_.resize(n);
+    rangeCount_.resize(n);
+    parallelForEachStable(0, n, [&](size_t k) {
+        rangeCount_[k] = uint8_t(neighbourRanges(vec3(x_[k], y_[k], z_[k]), ranges_[k].data()));
+    }, 1024);
+}
+
 template <typename Body>
 void SphFluid::forEachParticle(Body&& body) const {
     const size_t n = count_;
     parallelForEachStable(0, (n + kChunk - 1) / kChunk, [&](size_t c) {
-        uint32_t ranges[kMaxRanges][2];
         const size_t end = std::min(n, (c + 1) * kChunk);
-        for (size_t k = c * kChunk; k < end; ++k) {
-            const int count = neighbourRanges(vec3(x_[k], y_[k], z_[k]), ranges);
-            body(k, ranges, count);
-        }
+        for (size_t k = c * kChunk; k < end; ++k) body(k, ranges_[k].data(), int(rangeCount_[k]));
     }, 1);
 }
 

@@ -17,6 +17,8 @@
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 namespace vfx {
@@ -114,6 +116,7 @@ private:
     int neighbourRanges(const vec3& p, uint32_t (*ranges)[2]) const;
     bool isCurrent(const Vortons& vortons, const FluidParams& fluid) const;
     void buildPartition(const Vortons& vortons);
+    void cacheNeighbourRanges();
     void computeNumberDensity();
     // Runs body(k, ranges, rangeCount) for every particle k (partition order) in parallel with
     // its candidate neighbours. body must write only particle k's outputs.
@@ -131,6 +134,9 @@ private:
     size_t count_ = 0;                       // particles in the partition
     std::vector<float> x_, y_, z_;           // positions by component in partition order (padded)
     std::vector<float> sortedNumberDensity_; // n in partition order (padded)
+    using Ranges = std::array<uint32_t[2], kMaxRanges>;
+    std::vector<Ranges> ranges_;             // candidate neighbour ranges, partition order
+    std::vector<uint8_t> rangeCount_;        // how many of ranges_[k] are used
     std::vector<float> numberDensity_;       // n in vorton order
     std::vector<float> dragRate_;            // ambient drag rate, 1/s, in vorton order
     UniformGrid<vec3> gridVelocity_;
