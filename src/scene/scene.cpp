@@ -409,12 +409,6 @@ std::vector<vec3> pointsFromJson(const json& array) {
     return points;
 }
 
-std::string geometryKey(const BodyDesc& body) {
-    if (body.shape == "sphere") return "radius";
-    if (body.shape == "box") return "half_extents";
-    return body.planes.empty() ? "vertices" : "planes";
-}
-
 void parseOscillation(const Fields& body, BodyDesc& desc, const Reporter& r) {
     if (!body.has("oscillate")) return;
     if (desc.motion != MotionKind::Kinematic)
@@ -465,27 +459,11 @@ BodyDesc parseBody(const Fields& f, const Reporter& r) {
 
 // Builds the body exactly as buildSimulation will, so shape errors surface while loading.
 RigidBody buildBody(const BodyDesc& desc, const Reporter& r, const std::string& pointer) {
-    RigidBody body;
-    body.name = desc.name;
     try {
-        body.shape = makeBodyShape(desc, desc.hole);
-    } catch (const std::invalid_argument& e) {
-        r.fail(childPointer(pointer, geometryKey(desc)), e.what());
+        return rigidBodyFromDesc(desc);
+    } catch (const BodyBuildError& e) {
+        r.fail(e.key.empty() ? pointer : childPointer(pointer, e.key), e.what());
     }
-    body.motion = desc.motion;
-    body.kinematic = desc.kinematic;
-    body.density = desc.density;
-    body.position = desc.position;
-    body.orientation = orientationFromEulerDegrees(desc.orientationEuler);
-    body.velocity = desc.velocity;
-    try {
-        finalizeBodyMass(body);
-    } catch (const std::invalid_argument& e) {
-        r.fail(pointer, e.what());
-    }
-    body.restPosition = desc.position;
-    body.restOrientation = body.orientation;
-    return body;
 }
 
 // --- rules across fields -----------------------------------------------------------------------

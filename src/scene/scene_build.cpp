@@ -43,23 +43,11 @@ void addTracers(const RegionDesc& region, const std::vector<vec3>& points, Trace
 }
 
 RigidBody makeSceneBody(const BodyDesc& desc, const std::string& source, const std::string& pointer) {
-    RigidBody body;
-    body.name = desc.name;
-    body.motion = desc.motion;
-    body.kinematic = desc.kinematic;
-    body.density = desc.density;
-    body.position = desc.position;
-    body.orientation = orientationFromEulerDegrees(desc.orientationEuler);
-    body.velocity = desc.velocity;
     try {
-        body.shape = makeBodyShape(desc, desc.hole);
-        finalizeBodyMass(body);  // also sets the rest pose of kinematic bodies
-    } catch (const std::invalid_argument& e) {
-        throw SceneError(source + ": " + pointer + ": " + e.what());
+        return rigidBodyFromDesc(desc);
+    } catch (const BodyBuildError& e) {
+        throw SceneError(source + ": " + pointer + (e.key.empty() ? "" : "/" + e.key) + ": " + e.what());
     }
-    body.restPosition = desc.position;
-    body.restOrientation = body.orientation;
-    return body;
 }
 
 }  // namespace

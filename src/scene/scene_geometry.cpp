@@ -215,6 +215,41 @@ quat orientationFromEulerDegrees(const vec3& degrees) {
     return glm::normalize(qz * qy * qx);
 }
 
+namespace {
+
+// The JSON key that holds a body's geometry.
+std::string geometryKey(const BodyDesc& body) {
+    if (body.shape == "sphere") return "radius";
+    if (body.shape == "box") return "half_extents";
+    return body.planes.empty() ? "vertices" : "planes";
+}
+
+}  // namespace
+
+RigidBody rigidBodyFromDesc(const BodyDesc& desc) {
+    RigidBody body;
+    body.name = desc.name;
+    try {
+        body.shape = makeBodyShape(desc, desc.hole);
+    } catch (const std::invalid_argument& e) {
+        throw BodyBuildError(geometryKey(desc), e.what());
+    }
+    body.motion = desc.motion;
+    body.kinematic = desc.kinematic;
+    body.density = desc.density;
+    body.position = desc.position;
+    body.orientation = orientationFromEulerDegrees(desc.orientationEuler);
+    body.velocity = desc.velocity;
+    try {
+        finalizeBodyMass(body);
+    } catch (const std::invalid_argument& e) {
+        throw BodyBuildError("", e.what());
+    }
+    body.restPosition = desc.position;
+    body.restOrientation = body.orientation;
+    return body;
+}
+
 CollisionShape makeBodyShape(const BodyDesc& desc, bool hole) {
     if (desc.shape == "sphere") return makeSphereShape(desc.radius, hole);
     if (desc.shape == "box") return makeBoxShape(desc.halfExtents, hole);

@@ -3,6 +3,8 @@
 // region volumes and point sampling, support functions for containment checks, body shapes.
 #include "scene/scene.hpp"
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace vfx {
@@ -38,5 +40,17 @@ quat orientationFromEulerDegrees(const vec3& degrees);
 // Body collision shape from a description via src/bodies/shapes.hpp. hole overrides desc.hole
 // (validation builds the solid version to measure it). Throws std::invalid_argument.
 CollisionShape makeBodyShape(const BodyDesc& desc, bool hole);
+
+// A body description that cannot be built: `key` names the field at fault ("" = the body as a
+// whole, e.g. a mass that comes out non-positive).
+struct BodyBuildError : std::invalid_argument {
+    BodyBuildError(std::string faultyKey, const std::string& what)
+        : std::invalid_argument(what), key(std::move(faultyKey)) {}
+    std::string key;
+};
+
+// The rigid body a description stands for, at its rest pose (shared by the loader, which
+// builds it to surface errors while loading, and buildSimulation). Throws BodyBuildError.
+RigidBody rigidBodyFromDesc(const BodyDesc& desc);
 
 }  // namespace vfx
