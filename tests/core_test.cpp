@@ -118,6 +118,44 @@ TEST(VortonTree, ZeroOpeningAngleEqualsDirect) {
     EXPECT_LT(test::relativeRms(viaTree, direct), 1e-5);
 }
 
+// Points of a grid around a ring, in index order, with the grid (odd counts per axis, so the
+// last 2x2x2 blocks are partial).
+std::pair<GridShape, std::vector<vec3>> gridAroundRing(const Vortons& v) {
+    vec3 lo(1e30f), hi(-1e30f);
+    for (const vec3& p : v.position) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    GridShape shape = GridShape::fitBox(lo, hi, 3000, 1e-4f);
+    for (int a = 0; a < 3; ++a) shape.points[a] |= 1;
+    std::vector<vec3> points(shape.pointCount());
+    for (int z = 0; z < shape.points.z; ++z)
+        for (int y = 0; y < shape.points.y; ++y)
+            for (int x = 0; x < shape.points.x; ++x) points[shape.index(x, y, z)] = shape.pointPosition(x, y, z);
+    return {shape, points};
+}
+
+TEST(VortonTree, GridBlocksMatchDirectSummation) {
+    // The blocked grid evaluation (2x2x2 points share a traversal, SIMD over the points) at
+    // theta = 0 is direct summation, and at the default theta is at least as accurate as the
+    // per-point traversal (its acceptance test is stricter). Measured: 1500-vorton ring, 5 103
+    // grid points: per point 0.57%, blocked 0.27% RMS.
+    Vortons v;
+    test::addVortexRing(v, test::RingSpec{vec3(0.1f, 0.2f, -0.3f), 1.0f, 0.25f, 1.0f, 1500, 4});
+    VortonTree tree;
+    tree.build(v);
+    const auto [shape, points] = gridAroundRing(v);
+    std::vector<vec3> direct, exact, blocked, perPoint;
+    directVelocity(v, points, direct);
+    tree.velocityOnGrid(shape, exact, 0.0f);
+    EXPECT_LT(test::relativeRms(exact, direct), 1e-5);
+    const float theta = FluidParams{}.treeOpeningAngle;
+    tree.velocityOnGrid(shape, blocked, theta);
+    tree.velocity(points, perPoint, theta);
+    const double blockedError = test::relativeRms(blocked, direct), perPointError = test::relativeRms(perPoint, direct);
+    std::printf("grid around a ring, %zu points: per-point RMS error %.3f%%, blocked %.3f%%\n", points.size(),
+                100.0 * perPointError, 100.0 * blockedError);
+    EXPECT_LE(blockedError, perPointError * 1.05);
+    EXPECT_LT(blockedError, 0.01);
+}
+
 // --- uniform grid ------------------------------------------------------------------------------
 
 TEST(UniformGrid, FitBoxEnclosesBoxWithAboutTargetCells) {

@@ -128,6 +128,12 @@ void Simulation::updateGrid() {
 // --- 2. velocity on the grid points ----------------------------------------------------------
 
 void Simulation::computeVelocityGrid() {
+    velocityGrid_.reset(gridShape_);
+    if (fluid_.velocitySolver == VelocitySolver::Tree) {
+        work_->tree.build(vortons_);
+        work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
+        return;
+    }
     std::vector<vec3>& points = work_->gridPoints;
     points.resize(gridShape_.pointCount());
     const ivec3 n = gridShape_.points;
@@ -135,7 +141,6 @@ void Simulation::computeVelocityGrid() {
         for (int y = 0; y < n.y; ++y)
             for (int x = 0; x < n.x; ++x) points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
     }, 1);
-    velocityGrid_.reset(gridShape_);
     velocityAtPoints(points, velocityGrid_.values());
 }
 

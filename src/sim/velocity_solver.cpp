@@ -3,6 +3,7 @@
 #include "core/parallel.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 namespace vfx {
@@ -205,9 +206,148 @@ vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
     return u * inv4Pi;
 }
 
+// --- blocked evaluation on a grid ------------------------------------------------------------
+//
+// Neighbouring grid points need almost the same clusters, so a 2x2x2 block of them shares one
+// traversal. A node is taken as a cluster when it is far enough from every point of the block's
+// bounding sphere (size < theta (d - R) and the cores out of reach), which implies the per-point
+// criterion of velocityAt for each target: accuracy is the same or better. The block's points
+// are then evaluated together, the loops running over them in SIMD lanes (structure of arrays,
+// a fixed lane count, no branches). Deterministic: blocks depend only on the grid, and each
+// point sums its block's lists in list order whatever thread runs it. Bigger blocks were
+// slower: 4x2x2 points (16 lanes) took 7.3 ms per step where 2x2x2 take 4.9 (4k dye drop); their
+// wider sphere sends ~3x more vortons to the direct sum.
+
+namespace {
+
+// Grid points per block along x, y, z (one SIMD lane each).
+const ivec3 kBlockDims(2, 2, 2);
+constexpr size_t kBlockLanes = 8;
+
+// One float per target, kBlockLanes of them in one SIMD vector (GCC/Clang vector extension).
+using Lanes = float __attribute__((vector_size(kBlockLanes * sizeof(float))));
+
+inline Lanes sqrtLanes(Lanes v) {
+    for (size_t l = 0; l < kBlockLanes; ++l) v[l] = std::sqrt(v[l]);  // compiled to one vector sqrt
+    return v;
+}
+
+}  // namespace
+
+struct VortonTree::TargetBlock {
+    static constexpr size_t kLanes = kBlockLanes;
+    alignas(64) float x[kLanes], y[kLanes], z[kLanes];
+    alignas(64) float ux[kLanes], uy[kLanes], uz[kLanes];
+};
+
+void VortonTree::collectInteractions(const vec3& centre, float radius, float theta, std::vector<uint32_t>& far,
+                                     std::vector<uint32_t>& near) const {
+    far.clear();
+    near.clear();
+    uint32_t stack[64 * 8];
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const uint32_t index = stack[--top];
+        const Node& node = nodes_[index];
+        const float gap = glm::length(centre - node.centre) - radius;  // nearest target to the centre
+        if (gap > 0.0f && node.size < theta * gap && node.size + node.maxSigma < gap) {
+            far.push_back(index);
+        } else if (node.childCount == 0) {
+            near.push_back(index);
+        } else {
+            for (uint32_t c = 0; c < node.childCount; ++c) stack[top++] = node.firstChild + c;
+        }
+    }
+}
+
+void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const {
+    Lanes tx, ty, tz;
+    std::memcpy(&tx, t.x, sizeof tx);
+    std::memcpy(&ty, t.y, sizeof ty);
+    std::memcpy(&tz, t.z, sizeof tz);
+    Lanes ux{}, uy{}, uz{};
+    for (uint32_t index : far) {
+        // farField (see above) with the node's moments as scalars and the targets in lanes.
+        const Node& n = nodes_[index];
+        const mat3 &q0 = n.quad[0], &q1 = n.quad[1], &q2 = n.quad[2], &m = n.dipole;
+        const Lanes rx = tx - n.centre.x, ry = ty - n.centre.y, rz = tz - n.centre.z;
+        const Lanes invDist2 = 1.0f / (rx * rx + ry * ry + rz * rz);
+        const Lanes invDist3 = sqrtLanes(invDist2) * invDist2;
+        const Lanes invDist5 = invDist3 * invDist2;
+        const Lanes invDist7 = invDist5 * invDist2;
+        // v_a = Q_a r and M r (glm matrices are column-major: q[col][row]).
+        auto times = [&](const mat3& q, int row) { return q[0][row] * rx + q[1][row] * ry + q[2][row] * rz; };
+        const Lanes v0x = times(q0, 0), v0y = times(q0, 1), v0z = times(q0, 2);
+        const Lanes v1x = times(q1, 0), v1y = times(q1, 1), v1z = times(q1, 2);
+        const Lanes v2x = times(q2, 0), v2y = times(q2, 1), v2z = times(q2, 2);
+        const Lanes s0 = rx * v0x + ry * v0y + rz * v0z;
+        const Lanes s1 = rx * v1x + ry * v1y + rz * v1z;
+        const Lanes s2 = rx * v2x + ry * v2y + rz * v2z;
+        const Lanes k5 = 3.0f * invDist5, t5 = 1.5f * invDist5, k7 = 7.5f * invDist7;
+        const Lanes cx = n.alpha.x * invDist3 + times(m, 0) * k5 - n.quadTrace.x * t5 + s0 * k7;
+        const Lanes cy = n.alpha.y * invDist3 + times(m, 1) * k5 - n.quadTrace.y * t5 + s1 * k7;
+        const Lanes cz = n.alpha.z * invDist3 + times(m, 2) * k5 - n.quadTrace.z * t5 + s2 * k7;
+        ux += (cy * rz - cz * ry) - n.twist.x * invDist3 - (v1z - v2y) * k5;
+        uy += (cz * rx - cx * rz) - n.twist.y * invDist3 - (v2x - v0z) * k5;
+        uz += (cx * ry - cy * rx) - n.twist.z * invDist3 - (v0y - v1x) * k5;
+    }
+    for (uint32_t index : near) {
+        const Node& n = nodes_[index];
+        for (uint32_t k = n.begin; k < n.end; ++k) {
+            const vec3 a = alpha_[k];
+            const Lanes dx = tx - pos_[k].x, dy = ty - pos_[k].y, dz = tz - pos_[k].z;
+            Lanes dist = sqrtLanes(dx * dx + dy * dy + dz * dz);
+            dist = dist > sigma_[k] ? dist : Lanes{} + sigma_[k];
+            const Lanes inv = 1.0f / (dist * dist * dist);
+            ux += (a.y * dz - a.z * dy) * inv;
+            uy += (a.z * dx - a.x * dz) * inv;
+            uz += (a.x * dy - a.y * dx) * inv;
+        }
+    }
+    std::memcpy(t.ux, &ux, sizeof ux);
+    std::memcpy(t.uy, &uy, sizeof uy);
+    std::memcpy(t.uz, &uz, sizeof uz);
+}
+
 void VortonTree::velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const {
     out.resize(points.size());
     parallelForEach(0, points.size(), [&](size_t p) { out[p] = velocityAt(points[p], theta); }, 64);
+}
+
+void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, float theta) const {
+    out.assign(shape.pointCount(), vec3(0.0f));
+    if (nodes_.empty()) return;
+    const ivec3 blocks = (shape.points + kBlockDims - ivec3(1)) / kBlockDims;
+    parallelForEach(0, size_t(blocks.x) * size_t(blocks.y) * size_t(blocks.z), [&](size_t b) {
+        const ivec3 first = kBlockDims * ivec3(int(b % size_t(blocks.x)), int((b / size_t(blocks.x)) % size_t(blocks.y)),
+                                               int(b / (size_t(blocks.x) * size_t(blocks.y))));
+        const ivec3 last = glm::min(first + kBlockDims, shape.points) - ivec3(1);
+        // Lanes of points outside the grid repeat the block's first point (results dropped).
+        TargetBlock block{};
+        size_t lane = 0;
+        for (int z = first.z; z < first.z + kBlockDims.z; ++z)
+            for (int y = first.y; y < first.y + kBlockDims.y; ++y)
+                for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane) {
+                    const bool inside = x <= last.x && y <= last.y && z <= last.z;
+                    const vec3 p = inside ? shape.pointPosition(x, y, z) : shape.pointPosition(first.x, first.y, first.z);
+                    block.x[lane] = p.x;
+                    block.y[lane] = p.y;
+                    block.z[lane] = p.z;
+                }
+        const vec3 lo = shape.pointPosition(first.x, first.y, first.z), hi = shape.pointPosition(last.x, last.y, last.z);
+        const float radius = 0.5f * glm::length(hi - lo) * 1.0001f + 1e-7f;
+        std::vector<uint32_t> far, near;
+        collectInteractions(0.5f * (lo + hi), radius, theta, far, near);
+        evaluateBlock(block, far, near);
+        constexpr float inv4Pi = 1.0f / (4.0f * kPi);
+        lane = 0;
+        for (int z = first.z; z < first.z + kBlockDims.z; ++z)
+            for (int y = first.y; y < first.y + kBlockDims.y; ++y)
+                for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane)
+                    if (x <= last.x && y <= last.y && z <= last.z)
+                        out[shape.index(x, y, z)] = vec3(block.ux[lane], block.uy[lane], block.uz[lane]) * inv4Pi;
+    }, 1);
 }
 
 }  // namespace vfx

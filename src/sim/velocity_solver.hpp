@@ -5,6 +5,7 @@
 // VortonTree is a Barnes-Hut octree whose clusters carry the Taylor expansion of the kernel to
 // second order (monopole, dipole and quadrupole moments of omega V about the cluster centre).
 #include "core/math.hpp"
+#include "core/uniform_grid.hpp"
 #include "sim/particles.hpp"
 
 #include <cstdint>
@@ -29,6 +30,9 @@ public:
     // Velocity at each point; theta is the opening angle (cluster size / distance).
     void velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const;
     vec3 velocityAt(const vec3& x, float theta) const;
+    // Velocity at every point of a grid, in its index order: blocks of neighbouring points share
+    // one traversal and are evaluated together in SIMD lanes (see velocity_solver.cpp).
+    void velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, float theta) const;
     size_t nodeCount() const { return nodes_.size(); }
 
 private:
@@ -45,7 +49,13 @@ private:
         uint32_t childCount = 0;
         uint32_t begin = 0, end = 0;  // range of tree-ordered vortons inside
     };
+    struct TargetBlock;
     uint32_t buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth);
+    // Nodes every target of the block may take as clusters (far) and leaves it must sum
+    // vorton by vorton (near), in traversal order.
+    void collectInteractions(const vec3& centre, float radius, float theta, std::vector<uint32_t>& far,
+                             std::vector<uint32_t>& near) const;
+    void evaluateBlock(TargetBlock& block, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const;
     void computeMoments(Node& node) const;
     static vec3 farField(const Node& node, const vec3& r, float dist2);
     std::vector<Node> nodes_;
