@@ -58,72 +58,7 @@ float sphRestNumberDensity(float spacing, float h) {
     return sum;
 }
 
-namespace {
-
-// Largest number of partition cells: bounds memory when a stray particle stretches the box.
-size_t maxCellsFor(size_t particles) { return std::max<size_t>(4096, 8 * particles); }
-
-// Particles per parallel work item (consecutive in partition order, so spatially close).
-constexpr size_t kChunk = 64;
-
-// Neighbour sums. Each sum runs over the candidates of a point (the particles of the cells
-// within reach, see SphFluid::neighbourRanges), kLanes consecutive candidates at a time in
-// one SIMD vector (GCC/Clang vector extensions, no intrinsics), then adds the lanes in lane
-// order. Terms have no branches: a candidate beyond h contributes an exact zero through
-// max(h^2 - r^2, 0), and lanes past the end of a range are masked. The order of every
-// addition is fixed by the partition alone, so the result is bitwise the same for any number
-// of threads. Arrays read this way are padded with kLanes zeros (see padded()).
-constexpr int kLanes = 8;
-using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
-
-inline Lanes load(const float* p) {
-    Lanes v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-inline Lanes splat(float x) { return Lanes{} + x; }
-inline Lanes positive(Lanes v) { return v > 0.0f ? v : Lanes{}; }
-inline float addLanes(Lanes v) {
-    float total = v[0];
-    for (int l = 1; l < kLanes; ++l) total += v[l];
-    return total;
-}
-// Zeroes the lanes of v at or beyond `valid` (a range's last, partial vector).
-inline Lanes firstLanes(Lanes v, size_t valid) {
-    if (valid >= size_t(kLanes)) return v;
-    const Lanes index = {0, 1, 2, 3, 4, 5, 6, 7};
-    return index < float(valid) ? v : Lanes{};
-}
-
-struct Lanes3 {
-    Lanes x, y, z;
-};
-
-template <typename Term>
-float sumScalar(const uint32_t (*ranges)[2], int rangeCount, const Term& term) {
-    Lanes acc{};
-    for (int r = 0; r < rangeCount; ++r)
-        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) acc += firstLanes(term(m), e - m);
-    return addLanes(acc);
-}
-
-template <typename Term>
-vec3 sumVector(const uint32_t (*ranges)[2], int rangeCount, const Term& term) {
-    Lanes ax{}, ay{}, az{};
-    for (int r = 0; r < rangeCount; ++r)
-        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) {
-            const Lanes3 t = term(m);
-            ax += firstLanes(t.x, e - m);
-            ay += firstLanes(t.y, e - m);
-            az += firstLanes(t.z, e - m);
-        }
-    return vec3(addLanes(ax), addLanes(ay), addLanes(az));
-}
-
-// Per-particle values in partition order, with kLanes zeros of padding for the vector loads.
-std::vector<float> padded(size_t n) { return std::vector<float>(n + kLanes, 0.0f); }
-
-}  // namespace
+using namespace lanes;
 
 // --- partition and number density ------------------------------------------------------------
 
@@ -132,126 +67,23 @@ void SphFluid::update(const Vortons& vortons, const FluidParams& fluid) {
         throw std::invalid_argument("fluid.sph_influence_radius: must be > 0, got " + std::to_string(fluid.sphInfluenceRadius));
     if (!(fluid.sphRestSpacing > 0.0f) || !std::isfinite(fluid.sphRestSpacing))
         throw std::invalid_argument("fluid.sph_rest_spacing: must be > 0, got " + std::to_string(fluid.sphRestSpacing));
-    if (isCurrent(vortons, fluid)) return;
+    // The density phase and the SPH phase of one step both update() at the same positions:
+    // the second call costs one comparison pass instead of a partition and a neighbour pass.
+    if (search_.matches(vortons.position, fluid.sphInfluenceRadius)) return;
     h_ = fluid.sphInfluenceRadius;
-    buildPartition(vortons);
-    cacheNeighbourRanges();
+    search_.build(vortons.position, h_);
     computeNumberDensity();
 }
 
-bool SphFluid::isCurrent(const Vortons& vortons, const FluidParams& fluid) const {
-    // The density phase and the SPH phase of one step both update() at the same positions:
-    // the second call costs one comparison pass instead of a partition and a neighbour pass.
-    const size_t n = vortons.size();
-    if (fluid.sphInfluenceRadius != h_ || n != count_ || n != partition_.sortedIndices().size()) return false;
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
-    return deterministicReduce<bool>(n, true, [&](size_t b, size_t e) {
-        for (size_t k = b; k < e; ++k)
-            if (vortons.position[order[k]] != vec3(x_[k], y_[k], z_[k])) return false;
-        return true;
-    }, [](bool a, bool c) { return a && c; }, 4096);
-}
-
-void SphFluid::buildPartition(const Vortons& vortons) {
-    const size_t n = vortons.size();
-    struct Box { vec3 lo, hi; };
-    const Box empty{vec3(1e30f), vec3(-1e30f)};
-    Box box = deterministicReduce<Box>(n, empty, [&](size_t b, size_t e) {
-        Box r = empty;
-        for (size_t i = b; i < e; ++i) {
-            r.lo = glm::min(r.lo, vortons.position[i]);
-            r.hi = glm::max(r.hi, vortons.position[i]);
-        }
-        return r;
-    }, [](Box a, const Box& c) { return Box{glm::min(a.lo, c.lo), glm::max(a.hi, c.hi)}; });
-    if (n == 0) box = Box{vec3(0.0f), vec3(0.0f)};
-    // Cells at least h wide, so the neighbours within h of a particle lie in the 3x3x3 block
-    // around its cell; neighbourRanges() skips the rows of that block the sphere misses.
-    float cell = h_;
-    const vec3 extent = box.hi - box.lo;
-    auto cellsAlong = [&](float size) { return std::max(1, int(std::ceil(size / cell * (1.0f + 1e-6f)))); };
-    while (size_t(cellsAlong(extent.x)) * size_t(cellsAlong(extent.y)) * size_t(cellsAlong(extent.z)) > maxCellsFor(n))
-        cell *= 1.5f;
-    GridShape shape;
-    shape.minCorner = box.lo;
-    shape.spacing = vec3(cell);
-    shape.points = ivec3(cellsAlong(extent.x), cellsAlong(extent.y), cellsAlong(extent.z)) + ivec3(1);
-    partition_.build(shape, vortons.position);
-    // Positions by component in partition order: neighbour loops read them contiguously.
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
-    count_ = n;
-    x_ = padded(n);
-    y_ = padded(n);
-    z_ = padded(n);
-    parallelForEach(0, n, [&](size_t k) {
-        const vec3& p = vortons.position[order[k]];
-        x_[k] = p.x;
-        y_[k] = p.y;
-        z_[k] = p.z;
-    }, 4096);
-}
-
-int SphFluid::neighbourRanges(const vec3& p, uint32_t (*ranges)[2]) const {
-    const GridShape& shape = partition_.shape();
-    const ivec3 dims = partition_.cells();
-    const float c = shape.spacing.x;
-    // A hair over h: a particle whose cell was decided by rounding at a cell face is not lost.
-    const float radius = h_ * (1.0f + 1e-5f);
-    const vec3 local = p - shape.minCorner;
-    const ivec3 home = shape.cellOf(p);
-    auto gapTo = [&](float coordinate, int cell) {  // distance from a coordinate to a cell's slab
-        const float lo = float(cell) * c, hi = lo + c;
-        return std::max({lo - coordinate, coordinate - hi, 0.0f});
-    };
-    int count = 0;
-    for (int z = std::max(home.z - 1, 0); z <= std::min(home.z + 1, dims.z - 1); ++z) {
-        const float gz = gapTo(local.z, z);
-        for (int y = std::max(home.y - 1, 0); y <= std::min(home.y + 1, dims.y - 1); ++y) {
-            const float gy = gapTo(local.y, y);
-            const float rest = radius * radius - gy * gy - gz * gz;
-            if (rest < 0.0f) continue;  // this row of cells is out of reach
-            // Cells along x are consecutive in the counting sort: the cells of the row the
-            // sphere touches are one contiguous range of particles.
-            const float halfWidth = std::sqrt(rest);
-            const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / c)), 0, dims.x - 1);
-            const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / c)), 0, dims.x - 1);
-            const uint32_t b = partition_.begin(partition_.cellIndex(ivec3(x0, y, z)));
-            const uint32_t e = partition_.end(partition_.cellIndex(ivec3(x1, y, z)));
-            if (e > b) { ranges[count][0] = b; ranges[count][1] = e; ++count; }
-        }
-    }
-    return count;
-}
-
-void SphFluid::cacheNeighbourRanges() {
-    // Every neighbour pass of a step (number density, gradient, pressure, vorticity) visits the
-    // same candidates: finding them once halves the cost of the SPH density gradient.
-    const size_t n = count_;
-    ranges_.resize(n);
-    rangeCount_.resize(n);
-    parallelForEachStable(0, n, [&](size_t k) {
-        rangeCount_[k] = uint8_t(neighbourRanges(vec3(x_[k], y_[k], z_[k]), ranges_[k].data()));
-    }, 1024);
-}
-
-template <typename Body>
-void SphFluid::forEachParticle(Body&& body) const {
-    const size_t n = count_;
-    parallelForEachStable(0, (n + kChunk - 1) / kChunk, [&](size_t c) {
-        const size_t end = std::min(n, (c + 1) * kChunk);
-        for (size_t k = c * kChunk; k < end; ++k) body(k, ranges_[k].data(), int(rangeCount_[k]));
-    }, 1);
-}
-
 void SphFluid::computeNumberDensity() {
-    const size_t n = count_;
+    const size_t n = search_.size();
     sortedNumberDensity_ = padded(n);
     numberDensity_.resize(n);
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const std::vector<uint32_t>& order = search_.order();
     const float h2 = h_ * h_;
     const float norm = sphKernel(0.0f, h_) / (h2 * h2 * h2);
-    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data();
-    forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
+    const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
+    search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
         const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
         const float sum = sumScalar(ranges, count, [&](size_t m) {
             const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
@@ -280,7 +112,7 @@ void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>&
     (void)fluid;  // h is that of the last update(), which built the partition
     const size_t n = vortons.size();
     out.resize(n);
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const std::vector<uint32_t>& order = search_.order();
     const float h = h_, h2 = h * h;
     // Per particle in partition order: density deviation rho' = rho - rho0 (then rho_j - rho0
     // and rho_j - rho_i are differences of deviations, exactly zero for uniform density) and
@@ -299,10 +131,10 @@ void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>&
         canonicalWeight[k] = vortons.density[i] * share / sortedNumberDensity_[k];
     }, 4096);
     const float gradNorm = -945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h);
-    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data();
+    const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
     const float* D = deviation.data();
     const float* C = canonicalWeight.data();
-    forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
+    search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
         const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
         vec3 g;
         if (nearWall[k]) {
@@ -359,9 +191,9 @@ std::vector<float> SphFluid::sortedEffectiveNumberDensity(const std::vector<floa
     // A particle within h of a wall misses the kernel mass behind it; counting that mass as
     // fluid (n / share on the fluid side) keeps fluid filling a container from reading as sparse
     // there, so cohesion does not peel it off the walls and the ambient drag does not act on it.
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
-    std::vector<float> effective(count_);
-    parallelForEachStable(0, count_, [&](size_t k) {
+    const std::vector<uint32_t>& order = search_.order();
+    std::vector<float> effective(search_.size());
+    parallelForEachStable(0, search_.size(), [&](size_t k) {
         const uint32_t i = order[k];
         effective[k] = sortedNumberDensity_[k] / (i < wallShare.size() ? wallShare[i] : 1.0f);
     }, 4096);
@@ -374,8 +206,8 @@ std::vector<float> SphFluid::sortedPressureOverN(const FluidParams& fluid, const
     if (!(fluid.sphCohesion >= 0.0f && fluid.sphCohesion <= 1.0f))
         throw std::invalid_argument("fluid.sph_cohesion: must be in [0, 1], got " + std::to_string(fluid.sphCohesion));
     const float n0 = restNumberDensity(fluid);
-    std::vector<float> pressureOverN = padded(count_);  // (p / rho) / n in partition order
-    parallelForEachStable(0, count_, [&](size_t k) {
+    std::vector<float> pressureOverN = padded(search_.size());  // (p / rho) / n in partition order
+    parallelForEachStable(0, search_.size(), [&](size_t k) {
         const float nk = effectiveN[k];
         pressureOverN[k] = specificPressure(nk, n0, fluid.sphStiffness, fluid.sphCohesion) / nk;
     }, 4096);
@@ -407,7 +239,7 @@ void SphFluid::acceleration(const Vortons& vortons, const FluidParams& fluid, co
     // a drop falling through still fluid under pure SPH (vortex methods get it from the flow).
     const float n0 = restNumberDensity(fluid);
     const float ambientRate = viscosity(fluid, dt) * 15.0f / (h_ * h_);
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const std::vector<uint32_t>& order = search_.order();
     parallelForEachStable(0, n, [&](size_t k) {
         dragRate_[order[k]] = ambientRate * std::max(0.0f, 1.0f - effectiveN[k] / n0);
     }, 4096);
@@ -417,7 +249,7 @@ void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& flui
                                  float nu, std::vector<vec3>& out, const std::vector<vec3>* velocities) const {
     const size_t n = vortons.size();
     out.resize(n);
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const std::vector<uint32_t>& order = search_.order();
     const std::vector<float> pressureOverN = sortedPressureOverN(fluid, effectiveN);
     // Velocity by component and 1 / n in partition order (zero velocity without viscosity).
     std::vector<float> vx = padded(n), vy = padded(n), vz = padded(n), volume = padded(n);
@@ -436,9 +268,9 @@ void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& flui
     const Lanes tiny = splat(1e-6f * h);
     const float s0 = std::min(fluid.sphRestSpacing, h);
     const float coreNorm = kCoreRepulsion * fluid.sphStiffness / (s0 * s0 * s0);  // (s0 - r)^2 / r * rij
-    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data(), *P = pressureOverN.data();
+    const float *X = search_.x(), *Y = search_.y(), *Z = search_.z(), *P = pressureOverN.data();
     const float *VX = vx.data(), *VY = vy.data(), *VZ = vz.data(), *V = volume.data();
-    forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
+    search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
         const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]), pk = splat(P[k]);
         const Lanes vxk = splat(VX[k]), vyk = splat(VY[k]), vzk = splat(VZ[k]);
         // Symmetric pressure a_i = -sum_j (P_i / n_i + P_j / n_j) gradW_ij (equal and opposite
@@ -448,8 +280,7 @@ void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& flui
         out[order[k]] = sumVector(ranges, count, [&](size_t m) {
             const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
             const Lanes r2 = dx * dx + dy * dy + dz * dz;
-            Lanes dist = r2;
-            for (int l = 0; l < kLanes; ++l) dist[l] = std::sqrt(dist[l]);
+            const Lanes dist = sqrtLanes(r2);
             const Lanes gap = positive(h - dist);
             const Lanes core = positive(s0 - dist);
             const Lanes push = (coreNorm * core * core - (pk + load(P + m)) * spikyNorm * gap * gap) /
@@ -466,7 +297,7 @@ void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& flui
 void SphFluid::vorticity(const Vortons& vortons, std::vector<vec3>& out) const {
     const size_t n = vortons.size();
     out.resize(n);
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const std::vector<uint32_t>& order = search_.order();
     std::vector<float> wx = padded(n), wy = padded(n), wz = padded(n);  // v_j / n_j by component, partition order
     parallelForEachStable(0, n, [&](size_t k) {
         const vec3 w = vortons.sphVelocity[order[k]] / sortedNumberDensity_[k];
@@ -476,9 +307,9 @@ void SphFluid::vorticity(const Vortons& vortons, std::vector<vec3>& out) const {
     }, 4096);
     const float h = h_, h2 = h * h;
     const float gradNorm = -945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h);
-    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data();
+    const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
     const float *WX = wx.data(), *WY = wy.data(), *WZ = wz.data();
-    forEachParticle([&](size_t k, const uint32_t (*ranges)[2], int count) {
+    search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
         const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
         // sum_j gradW_ij x (v_j / n_j), gradW_ij = gradNorm q^2 (x_i - x_j).
         out[order[k]] = gradNorm * sumVector(ranges, count, [&](size_t m) {
@@ -496,7 +327,7 @@ void SphFluid::interpolateToGrid(const Vortons& vortons, const GridShape& shape)
     gridWeight_.reset(shape, 0.0f);
     const size_t n = vortons.size();
     if (n == 0) return;
-    const std::vector<uint32_t>& order = partition_.sortedIndices();
+    const std::vector<uint32_t>& order = search_.order();
     std::vector<float> vx = padded(n), vy = padded(n), vz = padded(n), volume = padded(n);  // partition order
     parallelForEachStable(0, n, [&](size_t k) {
         const vec3 v = vortons.sphVelocity[order[k]];
@@ -505,20 +336,20 @@ void SphFluid::interpolateToGrid(const Vortons& vortons, const GridShape& shape)
         vz[k] = v.z;
         volume[k] = 1.0f / sortedNumberDensity_[k];
     }, 4096);
-    const GridShape& cells = partition_.shape();
+    const GridShape& cells = search_.partition().shape();
     const float h = h_, h2 = h * h;
     const float norm = sphKernel(0.0f, h) / (h2 * h2 * h2);
     const vec3 lo = cells.minCorner - vec3(h), hi = cells.maxCorner() + vec3(h);
-    const float *X = x_.data(), *Y = y_.data(), *Z = z_.data();
+    const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
     const float *VX = vx.data(), *VY = vy.data(), *VZ = vz.data(), *V = volume.data();
     const ivec3 p = shape.points;
     parallelForEachStable(0, size_t(p.y) * size_t(p.z), [&](size_t row) {
         const int y = int(row % size_t(p.y)), z = int(row / size_t(p.y));
-        uint32_t ranges[kMaxRanges][2];
+        Ranges ranges;
         for (int x = 0; x < p.x; ++x) {
             const vec3 point = shape.pointPosition(x, y, z);
             if (glm::any(glm::lessThan(point, lo)) || glm::any(glm::greaterThan(point, hi))) continue;
-            const int count = neighbourRanges(point, ranges);
+            const int count = search_.candidateRanges(point, ranges);
             const Lanes px = splat(point.x), py = splat(point.y), pz = splat(point.z);
             auto weightOf = [&](size_t m) {
                 const Lanes dx = px - load(X + m), dy = py - load(Y + m), dz = pz - load(Z + m);

@@ -7,12 +7,11 @@
 // gradient of the spiky kernel for pressure (it does not vanish at r -> 0, so close pairs
 // repel instead of clumping).
 //
-// Neighbours come from a CellPartition with cells of size >= h (the 3x3x3 block around a
-// particle's cell holds all its neighbours). Every loop is a per-particle gather: particle i
-// visits its candidates in a fixed order (partition order, 8 SIMD lanes added in lane order)
-// and writes only its own outputs, so results are bitwise identical for any number of threads.
-#include "core/cell_partition.hpp"
-#include "core/parallel.hpp"
+// Neighbours come from a NeighbourSearch of radius h (core/neighbour_search.hpp), found once
+// per update and reused by every pass. Every loop is a per-particle gather: particle i visits
+// its candidates in a fixed order (partition order, 8 SIMD lanes added in lane order) and
+// writes only its own outputs, so results are bitwise identical for any number of threads.
+#include "core/neighbour_search.hpp"
 #include "core/uniform_grid.hpp"
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
@@ -22,19 +21,6 @@
 #include <vector>
 
 namespace vfx {
-
-// parallelForEach whose body is compiled exactly once. GCC contracts a * b + c into a fused
-// multiply-add by default (-ffp-contract=fast), and when a loop body is inlined into several of
-// TBB's call sites each copy may be contracted differently; which copy runs an item depends on
-// the thread count, so results would differ in the last bit between thread counts. Calling the
-// body through one out-of-line function keeps the arithmetic identical for every item.
-template <typename Body>
-[[gnu::noinline]] void runItemOutOfLine(const Body& body, size_t item) { body(item); }
-
-template <typename Body>
-void parallelForEachStable(size_t begin, size_t end, const Body& body, size_t grain = 256) {
-    parallelForEach(begin, end, [&](size_t i) { runItemOutOfLine(body, i); }, grain);
-}
 
 // Poly6 kernel W(r, h) = 315 / (64 pi h^9) (h^2 - r^2)^3 for r < h, else 0. Integrates to 1.
 float sphKernel(float r, float h);
@@ -101,7 +87,7 @@ public:
     const std::vector<float>& numberDensity() const { return numberDensity_; }
     // Rest number density n0 for the current parameters (cached).
     float restNumberDensity(const FluidParams& fluid) const;
-    const CellPartition& partition() const { return partition_; }
+    const CellPartition& partition() const { return search_.partition(); }
 
     // Method bookkeeping for run-time switches (Simulation::computeSph): the method and step
     // of the last SPH phase that ran.
@@ -109,18 +95,7 @@ public:
     long lastStep = -2;
 
 private:
-    // Candidate neighbours of a point: the particles of the cells of the 3x3x3 block around
-    // its cell that the sphere of radius h reaches, as ranges of partition order, one per
-    // (y, z) row of cells. Returns the number of ranges.
-    static constexpr int kMaxRanges = 9;
-    int neighbourRanges(const vec3& p, uint32_t (*ranges)[2]) const;
-    bool isCurrent(const Vortons& vortons, const FluidParams& fluid) const;
-    void buildPartition(const Vortons& vortons);
-    void cacheNeighbourRanges();
     void computeNumberDensity();
-    // Runs body(k, ranges, rangeCount) for every particle k (partition order) in parallel with
-    // its candidate neighbours. body must write only particle k's outputs.
-    template <typename Body> void forEachParticle(Body&& body) const;
     // Number density in partition order with the kernel mass behind a nearby wall counted in.
     std::vector<float> sortedEffectiveNumberDensity(const std::vector<float>& wallShare) const;
     // (p / rho) / n of every particle in partition order; checks stiffness and cohesion.
@@ -129,14 +104,9 @@ private:
     void accelerationTerms(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& effectiveN,
                            float nu, std::vector<vec3>& out, const std::vector<vec3>* velocities) const;
 
-    CellPartition partition_;
+    NeighbourSearch search_;                 // candidates within h, partition order
     float h_ = 0.0f;
-    size_t count_ = 0;                       // particles in the partition
-    std::vector<float> x_, y_, z_;           // positions by component in partition order (padded)
     std::vector<float> sortedNumberDensity_; // n in partition order (padded)
-    using Ranges = std::array<uint32_t[2], kMaxRanges>;
-    std::vector<Ranges> ranges_;             // candidate neighbour ranges, partition order
-    std::vector<uint8_t> rangeCount_;        // how many of ranges_[k] are used
     std::vector<float> numberDensity_;       // n in vorton order
     std::vector<float> dragRate_;            // ambient drag rate, 1/s, in vorton order
     UniformGrid<vec3> gridVelocity_;

@@ -1,0 +1,152 @@
+#pragma once
+// Fixed-radius neighbour sums over particles (SPH, PSE diffusion).
+//
+// NeighbourSearch sorts particles into cells at least `radius` wide (a counting sort, so the
+// order is deterministic), keeps their positions by component in that order, and finds each
+// particle's candidate neighbours once per build: the particles of the cells of its 3x3x3 block
+// that the sphere of the radius reaches, as contiguous ranges of that order (one per row of
+// cells, since cells along x are consecutive). Every pass of a step then reuses them.
+//
+// Sums over candidates run kLanes consecutive candidates at a time in one SIMD vector (GCC/Clang
+// vector extensions, no intrinsics) and add the lanes in lane order. Terms have no branches: a
+// candidate beyond the radius must contribute an exact zero (e.g. through max(r0^2 - r^2, 0)),
+// and lanes past the end of a range are masked. The order of every addition is fixed by the
+// partition alone, so results are bitwise the same for any number of threads. Arrays read this
+// way are in partition order and padded with kLanes zeros (see lanes::padded).
+#include "core/cell_partition.hpp"
+#include "core/parallel.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace vfx {
+
+namespace lanes {
+
+constexpr int kLanes = 8;
+using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+inline Lanes load(const float* p) {
+    Lanes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline Lanes splat(float x) { return Lanes{} + x; }
+inline Lanes positive(Lanes v) { return v > 0.0f ? v : Lanes{}; }
+inline Lanes sqrtLanes(Lanes v) {
+    for (int l = 0; l < kLanes; ++l) v[l] = __builtin_sqrtf(v[l]);  // one vector sqrt (-fno-math-errno)
+    return v;
+}
+inline float addLanes(Lanes v) {
+    float total = v[0];
+    for (int l = 1; l < kLanes; ++l) total += v[l];
+    return total;
+}
+// Zeroes the lanes of v at or beyond `valid` (a range's last, partial vector).
+inline Lanes firstLanes(Lanes v, size_t valid) {
+    if (valid >= size_t(kLanes)) return v;
+    const Lanes index = {0, 1, 2, 3, 4, 5, 6, 7};
+    return index < float(valid) ? v : Lanes{};
+}
+
+struct Lanes3 {
+    Lanes x, y, z;
+};
+
+// Candidate ranges of one point: [ranges[r][0], ranges[r][1]) in partition order.
+constexpr int kMaxRanges = 9;
+using Ranges = std::array<uint32_t[2], kMaxRanges>;
+
+// sum over candidates m of term(m) (term returns kLanes values for candidates m .. m + kLanes - 1).
+template <typename Term>
+float sumScalar(const Ranges& ranges, int rangeCount, const Term& term) {
+    Lanes acc{};
+    for (int r = 0; r < rangeCount; ++r)
+        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) acc += firstLanes(term(m), e - m);
+    return addLanes(acc);
+}
+
+template <typename Term>
+vec3 sumVector(const Ranges& ranges, int rangeCount, const Term& term) {
+    Lanes ax{}, ay{}, az{};
+    for (int r = 0; r < rangeCount; ++r)
+        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) {
+            const Lanes3 t = term(m);
+            ax += firstLanes(t.x, e - m);
+            ay += firstLanes(t.y, e - m);
+            az += firstLanes(t.z, e - m);
+        }
+    return vec3(addLanes(ax), addLanes(ay), addLanes(az));
+}
+
+// Per-particle values in partition order, with kLanes zeros of padding for the vector loads.
+inline std::vector<float> padded(size_t n) { return std::vector<float>(n + kLanes, 0.0f); }
+
+}  // namespace lanes
+
+// parallelForEach whose body is compiled exactly once. When a loop body is inlined into several
+// of TBB's call sites each copy may be optimised differently (e.g. contracted into fused
+// multiply-adds); which copy runs an item depends on the thread count, so results could differ
+// in the last bit between thread counts. Calling the body through one out-of-line function
+// keeps the arithmetic identical for every item.
+template <typename Body>
+[[gnu::noinline]] void runItemOutOfLine(const Body& body, size_t item) { body(item); }
+
+template <typename Body>
+void parallelForEachStable(size_t begin, size_t end, const Body& body, size_t grain = 256) {
+    parallelForEach(begin, end, [&](size_t i) { runItemOutOfLine(body, i); }, grain);
+}
+
+class NeighbourSearch {
+public:
+    // Sorts the positions into cells and finds every particle's candidates within radius.
+    void build(const std::vector<vec3>& positions, float radius);
+    // True if the last build() saw exactly these positions and this radius.
+    bool matches(const std::vector<vec3>& positions, float radius) const;
+
+    size_t size() const { return count_; }
+    float radius() const { return radius_; }
+    const CellPartition& partition() const { return partition_; }
+    // Particle index of each position in partition order.
+    const std::vector<uint32_t>& order() const { return partition_.sortedIndices(); }
+    // Positions by component in partition order (padded).
+    const float* x() const { return x_.data(); }
+    const float* y() const { return y_.data(); }
+    const float* z() const { return z_.data(); }
+
+    // Candidates of an arbitrary point (e.g. a grid point); returns the number of ranges.
+    int candidateRanges(const vec3& p, lanes::Ranges& ranges) const;
+
+    // Runs body(k, ranges, rangeCount) for every particle k (partition order) in parallel with
+    // its candidates. body must write only particle k's outputs.
+    template <typename Body>
+    void forEachParticle(Body&& body) const {
+        constexpr size_t kChunk = 64;  // consecutive in partition order, so spatially close
+        const size_t n = count_;
+        parallelForEachStable(0, (n + kChunk - 1) / kChunk, [&](size_t c) {
+            const size_t end = std::min(n, (c + 1) * kChunk);
+            for (size_t k = c * kChunk; k < end; ++k) body(k, ranges_[k], int(rangeCount_[k]));
+        }, 1);
+    }
+
+    // value(i) of every particle i gathered into partition order (padded).
+    template <typename Value>
+    std::vector<float> sorted(Value&& value) const {
+        std::vector<float> out = lanes::padded(count_);
+        const std::vector<uint32_t>& o = order();
+        parallelForEachStable(0, count_, [&](size_t k) { out[k] = value(o[k]); }, 4096);
+        return out;
+    }
+
+private:
+    CellPartition partition_;
+    float radius_ = 0.0f;
+    size_t count_ = 0;
+    std::vector<float> x_, y_, z_;
+    std::vector<lanes::Ranges> ranges_;
+    std::vector<uint8_t> rangeCount_;
+};
+
+}  // namespace vfx
