@@ -3,10 +3,10 @@
 //   d(omega_i)/dt = nu / eps^2 * sum_j V_j (omega_j - omega_i) eta_eps(|x_i - x_j|)
 // with a Gaussian kernel eta truncated at 2 eps and renormalised so its second moment is exact
 // (the condition that makes the sum approximate the Laplacian). Each vorton gathers from its
-// neighbours and writes only itself: race-free and identical for any thread count. The pair
-// terms computed from either side are exact negatives, so total circulation sum(omega V) is
-// conserved to round-off.
-#include "core/cell_partition.hpp"
+// neighbours (NeighbourSearch, SIMD over candidates) and writes only itself: race-free and
+// identical for any thread count. The pair terms computed from either side are exact
+// negatives, so total circulation sum(omega V) is conserved to round-off.
+#include "core/neighbour_search.hpp"
 #include "sim/particles.hpp"
 
 #include <vector>
@@ -31,7 +31,7 @@ public:
 private:
     float widthScale_;
     float lastWidth_ = 0.0f;
-    CellPartition partition_;
+    NeighbourSearch search_;
     std::vector<vec3> change_;
 };
 
