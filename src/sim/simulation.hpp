@@ -84,7 +84,7 @@ public:
 
 private:
     template <typename F> void runPhase(const char* name, F&& body);
-    void checkFinite(const char* phase) const;
+    void checkFinite(const char* phase, bool includeTracers) const;
     void updateGrid();
     void computeVelocityGrid();
     void stretchAndTilt(float dt);
