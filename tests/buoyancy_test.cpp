@@ -136,12 +136,15 @@ TEST(DensityGradient, LinearFieldIsExactInTheInterior) {
 }
 
 // One-sided differences on the 6 faces, centred inside: the gradient grid must be exactly that
-// stencil applied to the density grid (a random ball whose deposit reaches the faces).
+// stencil applied to the field it differentiates (a random ball whose deposit reaches the faces),
+// with and without coverage normalisation.
 TEST(DensityGradient, OneSidedOnFacesCentredInside) {
+  for (bool coverage : {false, true}) {
     Simulation sim;
+    sim.fluid().coverageDensity = coverage;
     test::addBall(sim.vortons(), test::BallSpec{vec3(0.0f), 0.5f, 1500, 0.5f, vec3(0.0f), 4});
     sim.step(kDt);
-    const UniformGrid<float>& rho = sim.densityGrid();
+    const UniformGrid<float> rho = sim.buoyancyDensityGrid();
     const UniformGrid<vec3>& grad = sim.densityGradientGrid();
     const GridShape& s = rho.shape();
     int nonZeroFaces = 0;
@@ -160,6 +163,7 @@ TEST(DensityGradient, OneSidedOnFacesCentredInside) {
                     if ((lowFace || highFace) && want != 0.0f) ++nonZeroFaces;
                 }
     EXPECT_GT(nonZeroFaces, 0) << "the deposit never reached a face: the one-sided case was not tested";
+  }
 }
 
 // --- sign and shape of baroclinic generation ----------------------------------------------------

@@ -510,9 +510,9 @@ double dropSpreadInBox(const std::string& method, int steps) {
 }
 
 TEST(SphMethod, DropInBoxRollsUpUnderVpmStaysTogetherUnderSphAndHybridShowsBoth) {
-    // Gourlay part 16, Figure 3. Measured at 150 steps: vpm 0.299 m (a ring widening from the
-    // drop's 0.19), sph 0.144 m, hybrid 0.252 m (a ring whose vortons cling together). With a
-    // pressure that only pushes (cohesion 0) hybrid was 0.299 m: indistinguishable from vpm.
+    // Gourlay part 16, Figure 3. Measured at 150 steps: vpm 0.309 m (a ring widening from the
+    // drop's 0.19), sph 0.144 m, hybrid 0.245 m (a ring whose vortons cling together). With a
+    // pressure that only pushes (cohesion 0) hybrid was as wide as vpm.
     const double vpm = dropSpreadInBox("vpm", 150), sph = dropSpreadInBox("sph", 150),
                  hybrid = dropSpreadInBox("hybrid", 150);
     std::printf("drop in box, horizontal spread after 150 steps: vpm %.3f, sph %.3f, hybrid %.3f m\n", vpm, sph, hybrid);

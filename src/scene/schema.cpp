@@ -112,6 +112,8 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
     t.push_back(Spec(f, "poison_test_radius", T::Float, 0.0,
                      "Distance from a wall, m, within which walls poisoning acts; 0 = one grid spacing.")
                     .atLeast(0).atMost(100));
+    t.push_back(Spec(f, "coverage_density", T::Bool, true,
+                     "Grid buoyancy from the mean density of the vortons at each grid point times a ramp of how fully they cover it, instead of the raw deposited mass: fluid filling a tank stays still (false = Gourlay's raw deposit, whose grid-scale noise slowly stirs it)."));
     t.push_back(Spec(f, "sph_influence_radius", T::Float, 0.15,
                      "SPH kernel support radius h, m.")
                     .above(0).atMost(100));
@@ -382,6 +384,7 @@ const std::vector<FieldAccess<FluidParams>>& fluidFields() {
         boolField("diffusion", &F::diffusion),
         boolField("baroclinic", &F::baroclinic),
         floatField("poison_test_radius", &F::poisonTestRadius),
+        boolField("coverage_density", &F::coverageDensity),
         floatField("sph_influence_radius", &F::sphInfluenceRadius),
         floatField("sph_rest_spacing", &F::sphRestSpacing),
         floatField("sph_stiffness", &F::sphStiffness),

@@ -28,6 +28,7 @@ struct FluidParams {
     bool diffusion = true;              // PSE viscous diffusion
     bool baroclinic = true;             // baroclinic (buoyancy) generation
     float poisonTestRadius = 0.0f;      // walls poisoning reach beyond the wall; 0 = two grid spacings
+    bool coverageDensity = true;        // buoyancy gradient from coverage-normalised density (see Simulation)
     // SPH
     float sphInfluenceRadius = 0.15f;   // kernel support h, m
     float sphRestSpacing = 0.06f;       // spacing SPH pressure keeps particles at, m

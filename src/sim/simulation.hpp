@@ -75,6 +75,9 @@ public:
     // Grid density gradient (poisoned) of the last step. With density_gradient = sph the step does
     // not need it: it is then computed on first request, from the last density grid, unpoisoned.
     const UniformGrid<vec3>& densityGradientGrid() const;
+    // The field the grid density gradient differentiates: densityGrid() itself, or with
+    // fluid.coverage_density its coverage-normalised version (computed on each call).
+    const UniformGrid<float>& buoyancyDensityGrid() const;
     const std::vector<float>& wallProximity() const { return wallProximity_; }
     const GridShape& gridShape() const { return gridShape_; }
     const CellPartition& partition() const { return partition_; }
