@@ -462,6 +462,61 @@ TEST(KinematicMotion, DriftsWithItsInitialVelocity) {
     EXPECT_NEAR(bodies[0].velocity.x, 1.0f, 1e-6f);
 }
 
+// --- bodies inside containers --------------------------------------------------------------
+
+// Drops (and throws) a dynamic body inside a container under gravity with no fluid, for `steps`
+// steps of 0.01 s; returns the largest distance any of its points got outside the cavity.
+float worstEscape(RigidBody body, RigidBody tank, int steps, RigidBody* finalBody = nullptr) {
+    std::vector<RigidBody> bodies{tank, body};
+    float worst = 0.0f;
+    for (int s = 1; s <= steps; ++s) {
+        bodies[1].force += vec3(0.0f, -9.8f, 0.0f) * bodies[1].mass;
+        integrateBodies(bodies, 0.01 * s, 0.01f);
+        for (const vec3& n : {vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 1, 0), vec3(0, -1, 0), vec3(0, 0, 1), vec3(0, 0, -1)}) {
+            // Farthest point of the body along n against the tank's face along n (axis-aligned box tank).
+            const vec3 local = glm::conjugate(bodies[1].orientation) * n;
+            float reach = bodies[1].shape.radius;
+            if (bodies[1].shape.kind == ShapeKind::Polytope) {
+                reach = -1e30f;
+                for (const vec3& v : bodies[1].shape.vertices) reach = std::max(reach, glm::dot(v, local));
+            }
+            const float face = glm::dot(bodies[0].position, n) + 0.5f;
+            worst = std::max(worst, glm::dot(bodies[1].position, n) + reach - face);
+        }
+    }
+    if (finalBody) *finalBody = bodies[1];
+    return worst;
+}
+
+TEST(BodiesInContainers, FallingBallRestsOnTheFloorAndNeverLeaves) {
+    const RigidBody tank = makeBody(makeBoxShape(vec3(0.5f), true), 1.0f, vec3(0.0f), MotionKind::Kinematic);
+    RigidBody ball = makeBody(makeSphereShape(0.1f, false), 2.0f, vec3(0.0f, 0.2f, 0.0f));
+    ball.velocity = vec3(3.0f, 0.0f, -2.0f);  // thrown at the walls too
+    RigidBody final;
+    EXPECT_LT(worstEscape(ball, tank, 300, &final), 1e-5f);
+    EXPECT_NEAR(final.position.y, -0.4f, 1e-4f) << "rests on the floor";
+    EXPECT_LT(std::abs(final.velocity.y), 1e-4f);
+}
+
+TEST(BodiesInContainers, TiltedBoxStaysInsideAShakenTank) {
+    RigidBody tank = makeBody(makeBoxShape(vec3(0.5f), true), 1.0f, vec3(0.0f), MotionKind::Kinematic);
+    tank.kinematic.amplitude = vec3(0.2f, 0.0f, 0.0f);
+    tank.kinematic.period = 0.5f;
+    RigidBody box = makeBody(makeBoxShape(vec3(0.1f, 0.05f, 0.08f), false), 2.0f, vec3(0.0f, 0.1f, 0.0f));
+    box.orientation = glm::angleAxis(0.4f, glm::normalize(vec3(1.0f, 2.0f, 0.5f)));
+    EXPECT_LT(worstEscape(box, tank, 300), 1e-5f);
+}
+
+TEST(BodiesInContainers, BodyOutsideAContainerIsLeftAlone) {
+    const RigidBody tank = makeBody(makeBoxShape(vec3(0.5f), true), 1.0f, vec3(0.0f), MotionKind::Kinematic);
+    const RigidBody ball = makeBody(makeSphereShape(0.1f, false), 2.0f, vec3(2.0f, 0.0f, 0.0f));
+    std::vector<RigidBody> bodies{tank, ball};
+    bodies[1].force = vec3(0.0f, -9.8f, 0.0f) * bodies[1].mass;
+    integrateBodies(bodies, 0.01, 0.01f);
+    EXPECT_FLOAT_EQ(bodies[1].position.x, 2.0f);
+    EXPECT_LT(bodies[1].position.y, 0.0f) << "falls freely outside";
+}
+
 }  // namespace
 }  // namespace vfx
 

@@ -527,7 +527,60 @@ void applyBuoyancyAndGravity(std::vector<RigidBody>& bodies, const UniformGrid<f
     }
 }
 
+namespace {
+
+// Farthest point of a body along a unit world direction, as a distance along it from the origin.
+float supportAlong(const RigidBody& body, const vec3& direction) {
+    const vec3 local = glm::conjugate(body.orientation) * direction;
+    return glm::dot(centreInWorld(body), direction) + reachAlong(body.shape, local);
+}
+
+// Moves `body` back inside the wall whose outward unit normal is n and whose plane is at
+// offset along n, if any part of it sticks out, and takes away its velocity out through the
+// wall relative to the wall's own velocity there (a perfectly inelastic contact).
+void pushInsideWall(RigidBody& body, const RigidBody& container, const vec3& n, float offset) {
+    const float out = supportAlong(body, n) - offset;
+    if (out <= 0.0f) return;
+    body.position -= out * n;
+    const vec3 contact = centreInWorld(body) + n * reachAlong(body.shape, glm::conjugate(body.orientation) * n);
+    const float separating = glm::dot(body.velocity - container.surfaceVelocity(contact), n);
+    if (separating > 0.0f) body.velocity -= separating * n;
+}
+
+void keepInsideContainer(RigidBody& body, const RigidBody& container) {
+    if (container.shape.kind == ShapeKind::Sphere) {
+        const vec3 centre = centreInWorld(container);
+        const vec3 offset = centreInWorld(body) - centre;
+        const float distance = glm::length(offset);
+        if (distance <= 0.0f) return;
+        const vec3 n = offset / distance;
+        pushInsideWall(body, container, n, glm::dot(centre, n) + container.shape.radius);
+        return;
+    }
+    for (const Plane& plane : container.shape.planes) {
+        // World plane n.x = d from the local one: n_w = R n, d_w = n_w . position + d.
+        const vec3 n = container.orientation * plane.normal;
+        pushInsideWall(body, container, n, glm::dot(n, container.position) + plane.d);
+    }
+}
+
+// Pairs (dynamic body, container) whose cavity holds the body's centre.
+std::vector<std::pair<size_t, size_t>> bodiesInContainers(const std::vector<RigidBody>& bodies) {
+    std::vector<std::pair<size_t, size_t>> pairs;
+    for (size_t b = 0; b < bodies.size(); ++b) {
+        if (bodies[b].motion != MotionKind::Dynamic) continue;
+        for (size_t c = 0; c < bodies.size(); ++c)
+            if (c != b && bodies[c].isHole() && contactDistance(bodies[c], centreInWorld(bodies[b])) >= 0.0f)
+                pairs.emplace_back(b, c);
+    }
+    return pairs;
+}
+
+}  // namespace
+
 void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt) {
+    // Containers hold the dynamic bodies that were inside them at the start of the step.
+    const std::vector<std::pair<size_t, size_t>> held = bodiesInContainers(bodies);
     for (RigidBody& body : bodies) {
         if (body.motion == MotionKind::Kinematic) {
             setKinematicPose(body, timeAfterStep);
@@ -544,6 +597,7 @@ void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float
         }
         body.force = body.torque = body.impulse = body.angularImpulse = vec3(0.0f);
     }
+    for (const auto& [body, container] : held) keepInsideContainer(bodies[body], bodies[container]);
 }
 
 }  // namespace vfx

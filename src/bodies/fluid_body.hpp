@@ -57,6 +57,9 @@ void applyBuoyancyAndGravity(std::vector<RigidBody>& bodies, const UniformGrid<f
                              const FluidParams& fluid);
 
 // Integrates dynamic bodies (forces, impulses, torques) and poses kinematic ones at time t+dt.
+// A dynamic body whose centre was inside a container's cavity is then kept wholly inside it:
+// pushed back through any wall it crosses, losing its velocity out through that wall relative
+// to the wall (inelastic contact; no friction or spin).
 void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt);
 
 // Removes the wall-normal component of the density gradient near walls (fluid.poisoning):
