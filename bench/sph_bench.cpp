@@ -13,6 +13,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <initializer_list>
 #include <string>
 
 namespace vfx {
@@ -24,6 +25,28 @@ Scene dropScene(bool inBox) {
     Scene scene = loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/drop_in_box.json");
     if (!inBox) scene.bodies.clear();
     return scene;
+}
+
+// One benchmark iteration per step, timed (manual time) by the named phases only; the scene is
+// rebuilt every kStepsPerRun steps so every run samples the same part of the drop's fall.
+template <typename Rebuild>
+void timeSteps(benchmark::State& state, Simulation& sim, const Rebuild& rebuild, float dt,
+               std::initializer_list<const char*> phases) {
+    rebuild();
+    long steps = 0;
+    double totalMs = 0.0;
+    for (auto _ : state) {
+        if (steps > 0 && steps % kStepsPerRun == 0) rebuild();
+        sim.step(dt);
+        ++steps;
+        double ms = 0.0;
+        for (const char* phase : phases) ms += sim.timers().lastMs(phase);
+        totalMs += ms;
+        state.SetIterationTime(ms * 1e-3);
+    }
+    state.counters["vortons"] = double(sim.vortons().size());
+    state.counters["threads"] = sim.threads();
+    state.counters["ms_per_step"] = totalMs / double(steps);
 }
 
 void runBaroclinic(benchmark::State& state, GradientSource source) {
@@ -38,20 +61,7 @@ void runBaroclinic(benchmark::State& state, GradientSource source) {
         sim.fluid().method = FluidMethod::Vpm;
         if (!inBox) sim.fluid().poisoning = Poisoning::None;
     };
-    rebuild();
-    long steps = 0;
-    double totalMs = 0.0;
-    for (auto _ : state) {
-        if (steps > 0 && steps % kStepsPerRun == 0) rebuild();
-        sim.step(scene.time.dt);
-        ++steps;
-        const double ms = sim.timers().lastMs("density") + sim.timers().lastMs("baroclinic");
-        totalMs += ms;
-        state.SetIterationTime(ms * 1e-3);
-    }
-    state.counters["vortons"] = double(sim.vortons().size());
-    state.counters["threads"] = threads;
-    state.counters["ms_per_step"] = totalMs / double(steps);
+    timeSteps(state, sim, rebuild, scene.time.dt, {"density", "baroclinic"});
 }
 
 void BM_BaroclinicGridGradient(benchmark::State& state) { runBaroclinic(state, GradientSource::Grid); }
@@ -74,20 +84,7 @@ void BM_SphPhase(benchmark::State& state) {
         buildSimulation(scene, sim);
         sim.fluid().method = method;
     };
-    rebuild();
-    long steps = 0;
-    double totalMs = 0.0;
-    for (auto _ : state) {
-        if (steps > 0 && steps % kStepsPerRun == 0) rebuild();
-        sim.step(scene.time.dt);
-        ++steps;
-        const double ms = sim.timers().lastMs("sph");
-        totalMs += ms;
-        state.SetIterationTime(ms * 1e-3);
-    }
-    state.counters["vortons"] = double(sim.vortons().size());
-    state.counters["threads"] = threads;
-    state.counters["ms_per_step"] = totalMs / double(steps);
+    timeSteps(state, sim, rebuild, scene.time.dt, {"sph"});
 }
 BENCHMARK(BM_SphPhase)->ArgsProduct({{1, 2}, {1, 2}})->ArgNames({"threads", "method"})
     ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(200);

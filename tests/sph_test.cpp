@@ -368,6 +368,14 @@ TEST(SphFluid, RejectsNonPositiveParameters) {
 
 // --- the fluid methods in a Simulation -------------------------------------------------------
 
+// RMS distance of the points from their mean.
+double radiusOfGyration(const std::vector<vec3>& points) {
+    const dvec3 c = test::meanPosition(points);
+    double sum = 0.0;
+    for (const vec3& x : points) sum += glm::dot(dvec3(x) - c, dvec3(x) - c);
+    return std::sqrt(sum / double(points.size()));
+}
+
 // Still fluid at ambient density on a lattice at the rest spacing, no gravity effects.
 void fillStillLattice(Simulation& sim, int n) {
     test::addLattice(sim.vortons(), ivec3(n), vec3(0.0f), kSpacing, nullptr, nullptr);
@@ -431,15 +439,9 @@ TEST(SphMethod, CohesionPullsAFreeBlockTogether) {
     fillStillLattice(sim, 8);
     sim.fluid().sphCohesion = 1.0f;
     sim.fluid().method = FluidMethod::Sph;
-    auto spread = [&] {
-        const dvec3 c = test::meanPosition(sim.vortons().position);
-        double sum = 0.0;
-        for (const vec3& x : sim.vortons().position) sum += glm::dot(dvec3(x) - c, dvec3(x) - c);
-        return std::sqrt(sum / double(sim.vortons().size()));
-    };
-    const double before = spread();
+    const double before = radiusOfGyration(sim.vortons().position);
     for (int s = 0; s < 20; ++s) sim.step(0.01f);
-    EXPECT_LT(spread(), 0.97 * before);
+    EXPECT_LT(radiusOfGyration(sim.vortons().position), 0.97 * before);
 }
 
 TEST(SphMethod, SwitchKeepsTheMotionContinuous) {
@@ -475,17 +477,11 @@ TEST(SphMethod, SphDropFallsAndStaysTogether) {
     sim.fluid().method = FluidMethod::Sph;
     sim.fluid().sphRestSpacing = 0.3f * std::cbrt(4.0f / 3.0f * kPi / 1500.0f);
     sim.fluid().sphInfluenceRadius = 2.5f * sim.fluid().sphRestSpacing;
-    auto radiusOfGyration = [&] {
-        const dvec3 c = test::meanPosition(sim.vortons().position);
-        double sum = 0.0;
-        for (const vec3& x : sim.vortons().position) sum += glm::dot(dvec3(x) - c, dvec3(x) - c);
-        return std::sqrt(sum / double(sim.vortons().size()));
-    };
-    const double startSpread = radiusOfGyration();
+    const double startSpread = radiusOfGyration(sim.vortons().position);
     for (int s = 0; s < 50; ++s) sim.step(0.01f);
     const dvec3 centre = test::meanPosition(sim.vortons().position);
     EXPECT_LT(centre.y, -0.1) << "heavy drop sinks";
-    EXPECT_LT(radiusOfGyration(), 1.2 * startSpread) << "SPH keeps it together";
+    EXPECT_LT(radiusOfGyration(sim.vortons().position), 1.2 * startSpread) << "SPH keeps it together";
 }
 
 // Horizontal RMS distance of the dyed vortons from their centroid after `steps` steps of the

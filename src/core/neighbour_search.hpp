@@ -7,84 +7,21 @@
 // that the sphere of the radius reaches, as contiguous ranges of that order (one per row of
 // cells, since cells along x are consecutive). Every pass of a step then reuses them.
 //
-// Sums over candidates run kLanes consecutive candidates at a time in one SIMD vector (GCC/Clang
-// vector extensions, no intrinsics) and add the lanes in lane order. Terms have no branches: a
+// Sums over candidates run kLanes consecutive candidates at a time in one SIMD vector
+// (core/simd_lanes.hpp) and add the lanes in lane order. Terms have no branches: a
 // candidate beyond the radius must contribute an exact zero (e.g. through max(r0^2 - r^2, 0)),
 // and lanes past the end of a range are masked. The order of every addition is fixed by the
 // partition alone, so results are bitwise the same for any number of threads. Arrays read this
 // way are in partition order and padded with kLanes zeros (see lanes::padded).
 #include "core/cell_partition.hpp"
 #include "core/parallel.hpp"
+#include "core/simd_lanes.hpp"
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 namespace vfx {
-
-namespace lanes {
-
-constexpr int kLanes = 8;
-using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
-
-inline Lanes load(const float* p) {
-    Lanes v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-inline Lanes splat(float x) { return Lanes{} + x; }
-inline Lanes positive(Lanes v) { return v > 0.0f ? v : Lanes{}; }
-inline Lanes sqrtLanes(Lanes v) {
-    for (int l = 0; l < kLanes; ++l) v[l] = __builtin_sqrtf(v[l]);  // one vector sqrt (-fno-math-errno)
-    return v;
-}
-inline float addLanes(Lanes v) {
-    float total = v[0];
-    for (int l = 1; l < kLanes; ++l) total += v[l];
-    return total;
-}
-// Zeroes the lanes of v at or beyond `valid` (a range's last, partial vector).
-inline Lanes firstLanes(Lanes v, size_t valid) {
-    if (valid >= size_t(kLanes)) return v;
-    const Lanes index = {0, 1, 2, 3, 4, 5, 6, 7};
-    return index < float(valid) ? v : Lanes{};
-}
-
-struct Lanes3 {
-    Lanes x, y, z;
-};
-
-// Candidate ranges of one point: [ranges[r][0], ranges[r][1]) in partition order.
-constexpr int kMaxRanges = 9;
-using Ranges = std::array<uint32_t[2], kMaxRanges>;
-
-// sum over candidates m of term(m) (term returns kLanes values for candidates m .. m + kLanes - 1).
-template <typename Term>
-float sumScalar(const Ranges& ranges, int rangeCount, const Term& term) {
-    Lanes acc{};
-    for (int r = 0; r < rangeCount; ++r)
-        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) acc += firstLanes(term(m), e - m);
-    return addLanes(acc);
-}
-
-template <typename Term>
-vec3 sumVector(const Ranges& ranges, int rangeCount, const Term& term) {
-    Lanes ax{}, ay{}, az{};
-    for (int r = 0; r < rangeCount; ++r)
-        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) {
-            const Lanes3 t = term(m);
-            ax += firstLanes(t.x, e - m);
-            ay += firstLanes(t.y, e - m);
-            az += firstLanes(t.z, e - m);
-        }
-    return vec3(addLanes(ax), addLanes(ay), addLanes(az));
-}
-
-// Per-particle values in partition order, with kLanes zeros of padding for the vector loads.
-inline std::vector<float> padded(size_t n) { return std::vector<float>(n + kLanes, 0.0f); }
-
-}  // namespace lanes
 
 // parallelForEach whose body is compiled exactly once. When a loop body is inlined into several
 // of TBB's call sites each copy may be optimised differently (e.g. contracted into fused

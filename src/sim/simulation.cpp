@@ -187,19 +187,27 @@ static T axisDerivative(const UniformGrid<T>& g, int x, int y, int z, int axis) 
     return (g.at(hi.x, hi.y, hi.z) - g.at(lo.x, lo.y, lo.z)) * (1.0f / h);
 }
 
-void Simulation::stretchAndTilt(float dt) {
-    jacobianGrid_.reset(gridShape_);
-    const ivec3 n = gridShape_.points;
+// Gradient of a grid field at every point: component (or column) a is d/dx_a, so a float field
+// gives a vec3 and a vec3 field a mat3 whose column j holds du/dx_j.
+template <typename T, typename Gradient>
+static void differentiate(const UniformGrid<T>& field, UniformGrid<Gradient>& out) {
+    const GridShape& shape = field.shape();
+    out.reset(shape);
+    const ivec3 n = shape.points;
     parallelForEach(0, size_t(n.z), [&](size_t zi) {
         const int z = int(zi);
         for (int y = 0; y < n.y; ++y)
             for (int x = 0; x < n.x; ++x) {
-                // Column j holds du/dx_j, so J * omega = (omega . grad) u.
-                mat3 j;
-                for (int a = 0; a < 3; ++a) j[a] = axisDerivative(velocityGrid_, x, y, z, a);
-                jacobianGrid_.at(x, y, z) = j;
+                Gradient g;
+                for (int a = 0; a < 3; ++a) g[a] = axisDerivative(field, x, y, z, a);
+                out.at(x, y, z) = g;
             }
     }, 1);
+}
+
+void Simulation::stretchAndTilt(float dt) {
+    // J * omega = (omega . grad) u with column j of J holding du/dx_j.
+    differentiate(velocityGrid_, jacobianGrid_);
     parallelForEach(0, vortons_.size(), [&](size_t i) {
         const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
         vortons_.vorticity[i] += dt * (j * vortons_.vorticity[i]);
@@ -285,18 +293,7 @@ void Simulation::computeDensityGradient() {
 }
 
 void Simulation::differentiateDensityGrid() const {
-    const ivec3 n = gridShape_.points;
-    densityGradientGrid_.reset(gridShape_);
-    const UniformGrid<float>& field = buoyancyDensityGrid();
-    parallelForEach(0, size_t(n.z), [&](size_t zi) {
-        const int z = int(zi);
-        for (int y = 0; y < n.y; ++y)
-            for (int x = 0; x < n.x; ++x) {
-                vec3 g;
-                for (int a = 0; a < 3; ++a) g[a] = axisDerivative(field, x, y, z, a);
-                densityGradientGrid_.at(x, y, z) = g;
-            }
-    }, 1);
+    differentiate(buoyancyDensityGrid(), densityGradientGrid_);
     densityGradientGridStale_ = false;
 }
 

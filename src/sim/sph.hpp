@@ -87,7 +87,6 @@ public:
     const std::vector<float>& numberDensity() const { return numberDensity_; }
     // Rest number density n0 for the current parameters (cached).
     float restNumberDensity(const FluidParams& fluid) const;
-    const CellPartition& partition() const { return search_.partition(); }
 
     // Method bookkeeping for run-time switches (Simulation::computeSph): the method and step
     // of the last SPH phase that ran.

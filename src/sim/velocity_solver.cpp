@@ -1,9 +1,9 @@
 #include "sim/velocity_solver.hpp"
 
 #include "core/parallel.hpp"
+#include "core/simd_lanes.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 
 namespace vfx {
@@ -220,24 +220,16 @@ vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
 
 namespace {
 
-// Grid points per block along x, y, z (one SIMD lane each).
+// Grid points per block along x, y, z: one SIMD lane each.
 const ivec3 kBlockDims(2, 2, 2);
-constexpr size_t kBlockLanes = 8;
-
-// One float per target, kBlockLanes of them in one SIMD vector (GCC/Clang vector extension).
-using Lanes = float __attribute__((vector_size(kBlockLanes * sizeof(float))));
-
-inline Lanes sqrtLanes(Lanes v) {
-    for (size_t l = 0; l < kBlockLanes; ++l) v[l] = std::sqrt(v[l]);  // compiled to one vector sqrt
-    return v;
-}
+static_assert(lanes::kLanes == 8, "a 2x2x2 block fills the lanes");
 
 }  // namespace
 
+// The points of a block in lanes (positions in, velocities out).
 struct VortonTree::TargetBlock {
-    static constexpr size_t kLanes = kBlockLanes;
-    alignas(64) float x[kLanes], y[kLanes], z[kLanes];
-    alignas(64) float ux[kLanes], uy[kLanes], uz[kLanes];
+    lanes::Lanes x{}, y{}, z{};
+    lanes::Lanes ux{}, uy{}, uz{};
 };
 
 void VortonTree::collectInteractions(const vec3& centre, float radius, float theta, std::vector<uint32_t>& far,
@@ -262,10 +254,9 @@ void VortonTree::collectInteractions(const vec3& centre, float radius, float the
 }
 
 void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const {
-    Lanes tx, ty, tz;
-    std::memcpy(&tx, t.x, sizeof tx);
-    std::memcpy(&ty, t.y, sizeof ty);
-    std::memcpy(&tz, t.z, sizeof tz);
+    using lanes::Lanes;
+    using lanes::sqrtLanes;
+    const Lanes tx = t.x, ty = t.y, tz = t.z;
     Lanes ux{}, uy{}, uz{};
     for (uint32_t index : far) {
         // farField (see above) with the node's moments as scalars and the targets in lanes.
@@ -305,9 +296,9 @@ void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far,
             uz += (a.x * dy - a.y * dx) * inv;
         }
     }
-    std::memcpy(t.ux, &ux, sizeof ux);
-    std::memcpy(t.uy, &uy, sizeof uy);
-    std::memcpy(t.uz, &uz, sizeof uz);
+    t.ux = ux;
+    t.uy = uy;
+    t.uz = uz;
 }
 
 void VortonTree::velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const {
@@ -324,7 +315,7 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
                                                int(b / (size_t(blocks.x) * size_t(blocks.y))));
         const ivec3 last = glm::min(first + kBlockDims, shape.points) - ivec3(1);
         // Lanes of points outside the grid repeat the block's first point (results dropped).
-        TargetBlock block{};
+        TargetBlock block;
         size_t lane = 0;
         for (int z = first.z; z < first.z + kBlockDims.z; ++z)
             for (int y = first.y; y < first.y + kBlockDims.y; ++y)

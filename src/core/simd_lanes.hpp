@@ -1,0 +1,78 @@
+#pragma once
+// Eight floats in one SIMD vector (GCC/Clang vector extensions, no intrinsics) and the helpers
+// the particle sums are written with: neighbour sums (core/neighbour_search.hpp) and the tree's
+// blocked grid evaluation (sim/velocity_solver.cpp). Operations are plain IEEE arithmetic lane by
+// lane, so a value does not depend on which lane or thread computed it.
+#include "core/math.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace vfx {
+
+namespace lanes {
+
+constexpr int kLanes = 8;
+using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+inline Lanes load(const float* p) {
+    Lanes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline Lanes splat(float x) { return Lanes{} + x; }
+inline Lanes positive(Lanes v) { return v > 0.0f ? v : Lanes{}; }
+inline Lanes sqrtLanes(Lanes v) {
+    for (int l = 0; l < kLanes; ++l) v[l] = __builtin_sqrtf(v[l]);  // one vector sqrt (-fno-math-errno)
+    return v;
+}
+inline float addLanes(Lanes v) {
+    float total = v[0];
+    for (int l = 1; l < kLanes; ++l) total += v[l];
+    return total;
+}
+// Zeroes the lanes of v at or beyond `valid` (a range's last, partial vector).
+inline Lanes firstLanes(Lanes v, size_t valid) {
+    if (valid >= size_t(kLanes)) return v;
+    const Lanes index = {0, 1, 2, 3, 4, 5, 6, 7};
+    return index < float(valid) ? v : Lanes{};
+}
+
+struct Lanes3 {
+    Lanes x, y, z;
+};
+
+// Candidate ranges of one point: [ranges[r][0], ranges[r][1]) in partition order.
+constexpr int kMaxRanges = 9;
+using Ranges = std::array<uint32_t[2], kMaxRanges>;
+
+// sum over candidates m of term(m) (term returns kLanes values for candidates m .. m + kLanes - 1).
+template <typename Term>
+float sumScalar(const Ranges& ranges, int rangeCount, const Term& term) {
+    Lanes acc{};
+    for (int r = 0; r < rangeCount; ++r)
+        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) acc += firstLanes(term(m), e - m);
+    return addLanes(acc);
+}
+
+template <typename Term>
+vec3 sumVector(const Ranges& ranges, int rangeCount, const Term& term) {
+    Lanes ax{}, ay{}, az{};
+    for (int r = 0; r < rangeCount; ++r)
+        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) {
+            const Lanes3 t = term(m);
+            ax += firstLanes(t.x, e - m);
+            ay += firstLanes(t.y, e - m);
+            az += firstLanes(t.z, e - m);
+        }
+    return vec3(addLanes(ax), addLanes(ay), addLanes(az));
+}
+
+// Per-particle values in partition order, with kLanes zeros of padding for the vector loads.
+inline std::vector<float> padded(size_t n) { return std::vector<float>(n + kLanes, 0.0f); }
+
+}  // namespace lanes
+
+}  // namespace vfx
