@@ -254,11 +254,11 @@ TEST(BodyBuoyancy, BallOscillatesAboutTheInterfaceOfTwoLayers) {
 
 Vortons latticeVortons(vec3 lo, vec3 hi, float spacing) {
     Vortons v;
-    const float sigma = test::sigmaForLatticeSpacing(spacing);
     const ivec3 n = ivec3(glm::round((hi - lo) / spacing)) + ivec3(1);
+    const double cell = double(spacing) * spacing * spacing;
     for (int z = 0; z < n.z; ++z)
         for (int y = 0; y < n.y; ++y)
-            for (int x = 0; x < n.x; ++x) v.add(lo + spacing * vec3(x, y, z), vec3(0.0f), sigma, 0.0f);
+            for (int x = 0; x < n.x; ++x) test::addShare(v, lo + spacing * vec3(x, y, z), vec3(0.0f), 0.0f, cell);
     return v;
 }
 

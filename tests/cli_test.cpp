@@ -125,7 +125,7 @@ TEST_F(SimCli, RunWritesDumpAndStats) {
     while (std::getline(statsFile, line)) ++rows;
     EXPECT_EQ(rows, 2u);
     for (const char* column : {"step,time,ms_step,vortons,tracers,kinetic_energy,circulation_x,circulation_y,circulation_z,"
-                               "impulse_x,impulse_y,impulse_z,angular_impulse_x", "mass_particles,mass_grid,max_speed,ms_",
+                               "impulse_x,impulse_y,impulse_z,angular_impulse_x", "mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,ms_",
                                "body_ball_x,body_ball_y,body_ball_z"})
         EXPECT_NE(header.find(column), std::string::npos) << header;
 }

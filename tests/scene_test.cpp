@@ -431,13 +431,15 @@ TEST(SceneBuild, VortonsTakeDensityFromTheLinearField) {
     buildSimulation(scene, sim);
     const Vortons& v = sim.vortons();
     ASSERT_EQ(v.size(), 200u);
-    const float sigma = automaticVortonRadius(2.0f, 200);
+    // Each vorton stands for 1/200 of the box; its core overlaps its neighbours by core_overlap.
+    const float share = 2.0f / 200.0f;
+    const float sigma = FluidParams{}.coreOverlap * std::cbrt(share);
     for (size_t i = 0; i < v.size(); ++i) {
         EXPECT_NEAR(v.density[i], 0.5f - (v.position[i].y - 1.0f), 1e-5f);
         EXPECT_EQ(v.vorticity[i], vec3(0, 0, 3));
         EXPECT_FLOAT_EQ(v.radius[i], sigma);
+        EXPECT_FLOAT_EQ(v.volume(i), share);
     }
-    EXPECT_NEAR(sphereVolume(sigma) * 200.0f, 2.0f, 1e-4f);
     for (float d : sim.tracers().density) EXPECT_EQ(d, 0.25f);
     EXPECT_EQ(sim.fluid().ambientDensity, 5.0f);
 }

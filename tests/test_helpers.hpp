@@ -2,9 +2,9 @@
 // Shared helpers for the physics tests and benchmarks: seed vortex rings, balls and lattices of
 // vortons straight into a Simulation (no scene loader), plus small measurement utilities.
 //
-// Volume convention: a vorton's volume is V = 4/3 pi sigma^3 (Vortons::volume). N vortons
-// seeded uniformly into a region of volume Vol get sigma = cbrt(3 Vol / (4 pi N)), so that
-// N V = Vol and the totals (circulation sum(omega V), mass sum(rho' V)) match the continuum.
+// Volume convention: N vortons seeded uniformly into a region of volume Vol each stand for
+// V = Vol / N (so the totals, circulation sum(omega V) and mass sum(rho' V), match the continuum)
+// and get the default core radius sigma = core_overlap * V^(1/3), as the scene builder does.
 #include "core/math.hpp"
 #include "sim/particles.hpp"
 #include "sim/simulation.hpp"
@@ -17,14 +17,25 @@
 
 namespace vfx::test {
 
-// Core radius that makes `count` vortons fill `regionVolume` exactly.
-inline float sigmaFillingVolume(double regionVolume, size_t count) {
-    return float(std::cbrt(3.0 * regionVolume / (4.0 * M_PI * double(count))));
+// Default core radius for particles `spacing` apart.
+inline float coreRadiusForSpacing(float spacing) { return FluidParams{}.coreOverlap * spacing; }
+
+// Appends a vorton standing for `share` of a region, with the default core overlap.
+inline void addShare(Vortons& v, const vec3& x, const vec3& omega, float density, double share) {
+    v.add(x, omega, coreRadiusForSpacing(float(std::cbrt(share))), density, float(share));
 }
 
-// Core radius of a vorton whose volume is one lattice cell h^3.
-inline float sigmaForLatticeSpacing(float spacing) {
-    return float(double(spacing) * std::cbrt(3.0 / (4.0 * M_PI)));
+// Centre of the vorticity magnitude, sum |omega| V x / sum |omega| V: where a vortex structure
+// is, whatever particles carry it (remeshing changes the particles, not the structure).
+inline dvec3 vorticityCentroid(const Vortons& v) {
+    dvec3 sum(0.0);
+    double weight = 0.0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const double w = double(glm::length(v.vorticity[i])) * double(v.volume(i));
+        sum += w * dvec3(v.position[i]);
+        weight += w;
+    }
+    return weight > 0.0 ? sum / weight : sum;
 }
 
 // Unit azimuthal direction about the +y axis through `centre`: e_phi = y_hat x e_rho, i.e. the
@@ -54,7 +65,7 @@ inline double torusVolume(const RingSpec& s) {
 inline void addVortexRing(Vortons& v, const RingSpec& s) {
     std::mt19937 rng(s.seed);
     std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-    const float sigma = sigmaFillingVolume(torusVolume(s), s.count);
+    const double share = torusVolume(s) / double(s.count);
     const float omega = s.circulation / (kPi * s.coreRadius * s.coreRadius);
     const float outer = s.radius + s.coreRadius;
     size_t added = 0;
@@ -63,7 +74,7 @@ inline void addVortexRing(Vortons& v, const RingSpec& s) {
         const float rho = std::sqrt(local.x * local.x + local.z * local.z);
         const float d2 = (rho - s.radius) * (rho - s.radius) + local.y * local.y;
         if (d2 > s.coreRadius * s.coreRadius || rho < 1e-6f) continue;
-        v.add(s.centre + local, omega * azimuthAboutY(local, vec3(0.0f)), sigma, 0.0f);
+        addShare(v, s.centre + local, omega * azimuthAboutY(local, vec3(0.0f)), 0.0f, share);
         ++added;
     }
 }
@@ -81,12 +92,12 @@ struct BallSpec {
 inline void addBall(Vortons& v, const BallSpec& s) {
     std::mt19937 rng(s.seed);
     std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-    const float sigma = sigmaFillingVolume(sphereVolume(s.radius), s.count);
+    const double share = double(sphereVolume(s.radius)) / double(s.count);
     size_t added = 0;
     while (added < s.count) {
         const vec3 p(unit(rng), unit(rng), unit(rng));
         if (glm::dot(p, p) > 1.0f) continue;
-        v.add(s.centre + s.radius * p, s.vorticity, sigma, s.density);
+        addShare(v, s.centre + s.radius * p, s.vorticity, s.density, share);
         ++added;
     }
 }
@@ -109,12 +120,11 @@ inline void addTracerBall(Tracers& t, vec3 centre, float radius, size_t count, u
 inline void addLattice(Vortons& v, ivec3 n, vec3 origin, float h,
                        const std::function<float(const vec3&)>& density,
                        const std::function<vec3(const vec3&)>& vorticity) {
-    const float sigma = sigmaForLatticeSpacing(h);
     for (int z = 0; z < n.z; ++z)
         for (int y = 0; y < n.y; ++y)
             for (int x = 0; x < n.x; ++x) {
                 const vec3 p = origin + h * vec3(float(x), float(y), float(z));
-                v.add(p, vorticity ? vorticity(p) : vec3(0.0f), sigma, density ? density(p) : 0.0f);
+                addShare(v, p, vorticity ? vorticity(p) : vec3(0.0f), density ? density(p) : 0.0f, double(h) * h * h);
             }
 }
 

@@ -58,9 +58,9 @@ RingRun runRing(const test::RingSpec& spec, VelocitySolver solver, int warmup, i
     sim.fluid().velocitySolver = solver;
     test::addVortexRing(sim.vortons(), spec);
     for (int k = 0; k < warmup; ++k) sim.step(dt);
-    const dvec3 start = test::meanPosition(sim.vortons().position);
+    const dvec3 start = test::vorticityCentroid(sim.vortons());
     for (int k = 0; k < steps; ++k) sim.step(dt);
-    const dvec3 end = test::meanPosition(sim.vortons().position);
+    const dvec3 end = test::vorticityCentroid(sim.vortons());
     RingRun r;
     r.drift = end - start;
     r.speed = r.drift.y / (double(steps) * dt);
@@ -256,7 +256,7 @@ double pseSecondMomentRate(Layout layout, float viscosity, float dt, int steps) 
         std::uniform_real_distribution<float> coord(-half - 0.5f * h, half + 0.5f * h);
         for (int k = 0; k < n * n * n; ++k) {
             const vec3 p(coord(rng), coord(rng), coord(rng));
-            v.add(p, gaussian(p), test::sigmaForLatticeSpacing(h), 0.0f);
+            test::addShare(v, p, gaussian(p), 0.0f, double(h) * h * h);
         }
     }
     PseDiffusion pse;
@@ -299,6 +299,9 @@ TEST(InviscidRing, ImpulseAndCirculationDrift) {
             EXPECT_NEAR(d0.linearImpulse.y, analytic, 0.03 * analytic);
             EXPECT_LT(std::hypot(d0.linearImpulse.x, d0.linearImpulse.z), 0.03 * analytic);
         }
+        // Without stretching nothing changes a vorton's strength: total vorticity is conserved to
+        // the last bit when the particles are not remeshed (remeshing has its own test).
+        if (!stretching) sim.fluid().remeshStrain = 0.0f;
         for (int k = 0; k < 50; ++k) sim.step(0.02f);
         const Diagnostics d1 = sim.diagnostics();
         const double impulseDrift = glm::length(d1.linearImpulse - d0.linearImpulse) / glm::length(d0.linearImpulse);

@@ -123,6 +123,7 @@ public:
         for (const dvec3& v : {d.circulation, d.linearImpulse, d.angularImpulse})
             line += "," + number(v.x) + "," + number(v.y) + "," + number(v.z);
         line += "," + number(d.massParticles) + "," + number(d.massGrid) + "," + number(d.maxSpeed);
+        line += "," + number(d.fieldEnergy) + "," + std::to_string(sim.lastSubsteps()) + "," + std::to_string(sim.remeshCount());
         for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
         for (const RigidBody& b : sim.bodies())
             if (!b.name.empty()) line += "," + number(b.position.x) + "," + number(b.position.y) + "," + number(b.position.z);
@@ -141,7 +142,7 @@ private:
         std::string header = "step,time,ms_step,vortons,tracers,kinetic_energy";
         for (const char* q : {"circulation", "impulse", "angular_impulse"})
             header += std::string(",") + q + "_x," + q + "_y," + q + "_z";
-        header += ",mass_particles,mass_grid,max_speed";
+        header += ",mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes";
         for (const PhaseTimers::Phase& p : sim.timers().phases()) {
             phases_.push_back(p.name);
             header += ",ms_" + columnName(p.name);

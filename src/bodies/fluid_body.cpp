@@ -148,11 +148,11 @@ ContactSums collideVortonRange(const PosedBody& posed, Vortons& v, const FluidPa
             }
             contacts.push_back({uint32_t(i), Contact::Pushed, 0, normal, slip, patchKey(body, x, patchSize)});
             ++sums.contacts;
-        } else if (posed.mayTouch(x, v.radius[i])) {
+        } else if (posed.mayTouch(x, v.contactRadius(i))) {
             // A vorton whose core overlaps a wall is in contact with it even when it did not cross
             // it (fluid resting against a wall, or a wall sliding beneath it).
             const BodyContact contact = contactWithBody(body, x);
-            if (contact.distance >= v.radius[i]) continue;
+            if (contact.distance >= v.contactRadius(i)) continue;
             const vec3 slip = v.velocity[i] - body.surfaceVelocity(x);
             contacts.push_back(
                 {uint32_t(i), Contact::Touching, 0, contact.normal, slip, patchKey(body, contact.point, patchSize)});
@@ -228,9 +228,9 @@ dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidPa
             for (size_t c = begin; c < end; ++c)
                 for (const ContactRecord& r : lists[c]) {
                     const size_t i = r.index;
-                    const vec3 vorticity = noSlipVorticity(v.vorticity[i], r.normal, r.slip / float(r.sharing), v.radius[i]);
+                    const vec3 vorticity = noSlipVorticity(v.vorticity[i], r.normal, r.slip / float(r.sharing), v.contactRadius(i));
                     const double mass = double((fluid.ambientDensity + v.density[i]) * v.volume(i));
-                    const double sigma = v.radius[i];
+                    const double sigma = v.contactRadius(i);
                     spin += dvec3(vorticity - v.vorticity[i]) * (0.2 * mass * sigma * sigma);
                     v.vorticity[i] = vorticity;
                     v.hitWall[i] = 1;
@@ -460,9 +460,9 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
     vortons.hitWall.assign(vortonCount, 0);
     vortons.hitNormal.resize(vortonCount, vec3(0.0f));
     vortons.velocity.resize(vortonCount, vec3(0.0f));
-    float largestRadius = 0.0f;
-    for (float r : vortons.radius) largestRadius = std::max(largestRadius, r);
-    const float patchSize = std::max(std::cbrt(sphereVolume(largestRadius)), 1e-6f);
+    float largestVolume = 0.0f;
+    for (float volume : vortons.volumes) largestVolume = std::max(largestVolume, volume);
+    const float patchSize = std::max(std::cbrt(largestVolume), 1e-6f);
     ContactLists contacts((vortonCount + kChunk - 1) / kChunk);
     for (size_t b : collisionOrder(bodies)) {
         RigidBody& body = bodies[b];

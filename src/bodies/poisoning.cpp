@@ -108,7 +108,7 @@ void forEachCellCorner(const GridShape& shape, ivec3 cell, Visit&& visit) {
 float touchReach(const Vortons& vortons, size_t i, const std::vector<RigidBody>& bodies) {
     float margin = 0.0f;
     for (const RigidBody& b : bodies) margin = std::max(margin, 2.0f * collisionMargin(b.shape));
-    return std::max(vortons.radius[i], margin);
+    return std::max(vortons.contactRadius(i), margin);
 }
 
 bool sameShape(const GridShape& a, const GridShape& b) {

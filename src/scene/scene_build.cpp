@@ -4,6 +4,7 @@
 #include "scene/scene_geometry.hpp"
 #include "sim/simulation.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace vfx {
@@ -21,17 +22,20 @@ float densityAt(const RegionDesc& region, const vec3& x) {
     return region.density + glm::dot(region.densityGradient, x - regionDensityOrigin(region));
 }
 
-// Each vorton stands for an equal share of the region's volume. A ring's vorticity is uniform
-// in the core, circulation / (pi a^2), scaled by share / own volume so that sum |omega| V equals
-// circulation times the ring's length even when vorton_radius is set by hand.
-void addVortons(const RegionDesc& region, const std::vector<vec3>& points, Vortons& vortons) {
-    const float volume = regionVolume(region);
-    const float share = volume / float(points.size());
-    const float sigma = region.vortonRadius > 0.0f ? region.vortonRadius : automaticVortonRadius(volume, points.size());
-    const float ringVorticity = region.circulation / (kPi * region.coreRadius * region.coreRadius) * (share / sphereVolume(sigma));
+// Each vorton stands for an equal share of the region's volume, which carries its mass and
+// circulation; its core radius is a separate length: core_overlap spacings unless set by hand.
+// A ring's vorticity is uniform in the core, circulation / (pi a^2), so sum |omega| V equals the
+// circulation times the ring's length.
+void addVortons(const RegionDesc& region, const std::vector<vec3>& points, float coreOverlap, Vortons& vortons) {
+    const float share = regionVolume(region) / float(points.size());
+    const float spacing = std::cbrt(share);
+    const float sigma = region.vortonRadius > 0.0f ? region.vortonRadius
+                        : coreOverlap > 0.0f        ? coreOverlap * spacing
+                                                    : automaticVortonRadius(regionVolume(region), points.size());
+    const float ringVorticity = region.circulation / (kPi * region.coreRadius * region.coreRadius);
     for (const vec3& x : points) {
         const vec3 omega = region.shape == RegionShape::Ring ? ringVorticity * ringTangent(region, x) : region.vorticity;
-        vortons.add(x, omega, sigma, densityAt(region, x));
+        vortons.add(x, omega, sigma, densityAt(region, x), share);
     }
 }
 
@@ -57,7 +61,8 @@ void buildSimulation(const Scene& scene, Simulation& sim) {
     // Build everything first so a failure leaves the simulation untouched.
     Vortons vortons;
     for (size_t i = 0; i < scene.vortons.size(); ++i)
-        addVortons(scene.vortons[i], samplePoints(scene.vortons[i], source, "/vortons/" + std::to_string(i)), vortons);
+        addVortons(scene.vortons[i], samplePoints(scene.vortons[i], source, "/vortons/" + std::to_string(i)),
+                   scene.fluid.coreOverlap, vortons);
     Tracers tracers;
     for (size_t i = 0; i < scene.tracers.size(); ++i)
         addTracers(scene.tracers[i], samplePoints(scene.tracers[i], source, "/tracers/" + std::to_string(i)), tracers);

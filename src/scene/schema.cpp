@@ -22,6 +22,7 @@ const std::vector<std::string> kGradientNames{"grid", "sph"};
 const std::vector<std::string> kPoisoningNames{"none", "hits", "walls"};
 const std::vector<std::string> kPoisonVariantNames{"serial", "atomic", "partitioned"};
 const std::vector<std::string> kSolverNames{"tree", "direct"};
+const std::vector<std::string> kStretchingNames{"classic", "transpose", "mixed"};
 
 constexpr double kMaxCount = 16777216.0;  // 2^24 particles per region: beyond that memory runs out first
 
@@ -105,6 +106,30 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
                     .above(0).atMost(8));
     t.push_back(Spec(f, "stretching", T::Bool, true,
                      "Vortex stretching and tilting of vorticity by the velocity gradient."));
+    t.push_back(Spec(f, "stretching_scheme", T::Enum, "transpose",
+                     "Form of the stretching term: (omega . grad) u (classic), its transpose (conserves total vorticity), or their mean (mixed).")
+                    .choices(kStretchingNames));
+    t.push_back(Spec(f, "core_overlap", T::Float, 1.5,
+                     "Core radius of each vorton's velocity kernel over its particle spacing, sigma/h, dimensionless: above 1 the cores overlap and the vorticity field is smooth enough for stretching (Beale-Majda); 0 keeps each vorton's own radius.")
+                    .atLeast(0).atMost(4));
+    t.push_back(Spec(f, "cfl_limit", T::Float, 1.0,
+                     "Largest fraction of a grid spacing, |u| dt / h, that the fastest flow may cross in one sub-step; step(dt) splits into as many sub-steps as this needs.")
+                    .above(0).atMost(10));
+    t.push_back(Spec(f, "strain_limit", T::Float, 0.1,
+                     "Largest max|grad u| dt, dimensionless, one sub-step may take: bounds how far stretching and tilting act in one explicit update.")
+                    .above(0).atMost(10));
+    t.push_back(Spec(f, "max_substeps", T::Int, 16,
+                     "Cap on the sub-steps one step(dt) call takes, dimensionless; past it the sub-steps exceed the CFL and strain limits.")
+                    .atLeast(1).atMost(1024));
+    t.push_back(Spec(f, "remesh_strain", T::Float, 1.0,
+                     "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; dimensionless, 0 = never. VPM only.")
+                    .atLeast(0).atMost(1000));
+    t.push_back(Spec(f, "vorton_budget", T::Float, 2.5,
+                     "Most vortons a remesh may make, as a multiple of the count at the first remesh, dimensionless: past it the lattice coarsens so the cost per step stays bounded while the flow spreads (0 = no limit).")
+                    .atLeast(0).atMost(1000));
+    t.push_back(Spec(f, "remesh_threshold", T::Float, 1e-3,
+                     "Lattice nodes whose vorticity and mass-deviation strengths are both below this share of the largest are not kept as vortons when remeshing, dimensionless.")
+                    .atLeast(0).atMost(0.5));
     t.push_back(Spec(f, "diffusion", T::Bool, true,
                      "Viscous diffusion of vorticity by particle strength exchange (acts when viscosity > 0)."));
     t.push_back(Spec(f, "baroclinic", T::Bool, true,
@@ -183,7 +208,7 @@ void addRegionSpecs(std::vector<ParamSpec>& t, const std::string& section, bool 
                          "Uniform initial vorticity of the region, 1/s (a ring's comes from its circulation).")
                         .atLeast(-1e6).atMost(1e6).shapes({"sphere", "box"}).reset());
         t.push_back(Spec(section, "vorton_radius", T::Float, 0.0,
-                         "Vorton core radius sigma, m; 0 = automatic: the sphere whose volume is the region's volume per vorton.")
+                         "Vorton core radius sigma, m; 0 = automatic: fluid.core_overlap times the particle spacing (the cube root of the region's volume per vorton).")
                         .atLeast(0).atMost(1e4).reset());
     }
 }
@@ -381,6 +406,14 @@ const std::vector<FieldAccess<FluidParams>>& fluidFields() {
         floatField("tree_opening_angle", &F::treeOpeningAngle),
         floatField("grid_cells_per_vorton", &F::gridCellsPerVorton),
         boolField("stretching", &F::stretching),
+        enumField("stretching_scheme", &F::stretchingScheme, kStretchingNames),
+        floatField("core_overlap", &F::coreOverlap),
+        floatField("cfl_limit", &F::cflLimit),
+        floatField("strain_limit", &F::strainLimit),
+        intField("max_substeps", &F::maxSubsteps),
+        floatField("remesh_strain", &F::remeshStrain),
+        floatField("vorton_budget", &F::vortonBudget),
+        floatField("remesh_threshold", &F::remeshThreshold),
         boolField("diffusion", &F::diffusion),
         boolField("baroclinic", &F::baroclinic),
         floatField("poison_test_radius", &F::poisonTestRadius),

@@ -51,9 +51,9 @@ inline Lanes gaussianLanes(Lanes q2) {
 void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt) {
     const size_t n = vortons.size();
     if (n < 2 || viscosity <= 0.0f) return;
-    double sigmaSum = 0.0;
-    for (size_t i = 0; i < n; ++i) sigmaSum += vortons.radius[i];
-    const float eps = widthScale_ * float(sigmaSum / double(n));
+    double spacingSum = 0.0;
+    for (size_t i = 0; i < n; ++i) spacingSum += vortons.spacing(i);
+    const float eps = widthScale_ * float(spacingSum / double(n));
     lastWidth_ = eps;
     search_.build(vortons.position, kCutoff * eps);
 

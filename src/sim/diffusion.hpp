@@ -15,12 +15,11 @@ namespace vfx {
 
 class PseDiffusion {
 public:
-    // Kernel width eps = widthScale * mean vorton radius. The default makes eps the mean
-    // particle spacing V^(1/3) = (4 pi / 3)^(1/3) sigma: with eps = sigma (0.62 spacings) the
-    // particle sum is too coarse a quadrature of the kernel integral and diffuses ~30% too
-    // slowly (measured by tests/vpm_physics_test.cpp, Pse.GaussianBlobSecondMomentGrowsAtSixNu).
-    static constexpr float kSpacingPerRadius = 1.6119920f;
-    explicit PseDiffusion(float widthScale = kSpacingPerRadius) : widthScale_(widthScale) {}
+    // Kernel width eps = widthScale * mean particle spacing V^(1/3). The default 1 is the
+    // narrowest the particle sum still integrates well: with eps = 0.62 spacings it is too coarse
+    // a quadrature of the kernel integral and diffuses ~30% too slowly (measured by
+    // tests/vpm_physics_test.cpp, Pse.GaussianBlobSecondMomentGrowsAtSixNu).
+    explicit PseDiffusion(float widthScale = 1.0f) : widthScale_(widthScale) {}
     void apply(Vortons& vortons, float viscosity, float dt);
     float lastWidth() const { return lastWidth_; }
 

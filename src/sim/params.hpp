@@ -12,6 +12,7 @@ enum class GradientSource { Grid, Sph };
 enum class Poisoning { None, Hits, Walls };
 enum class PoisonVariant { Serial, Atomic, Partitioned };
 enum class VelocitySolver { Tree, Direct };
+enum class StretchingScheme { Classic, Transpose, Mixed };
 
 struct FluidParams {
     float ambientDensity = 1.0f;        // rho0, kg/m^3
@@ -25,6 +26,14 @@ struct FluidParams {
     float treeOpeningAngle = 0.5f;      // Barnes-Hut theta: cluster size / distance accepted
     float gridCellsPerVorton = 1.0f;    // velocity grid resolution: cells per vorton (Gourlay: 1)
     bool stretching = true;             // vortex stretching and tilting term
+    StretchingScheme stretchingScheme = StretchingScheme::Transpose;
+    float coreOverlap = 1.5f;           // core radius sigma / particle spacing h (Beale-Majda overlap); 0 = keep each vorton's own
+    float cflLimit = 1.0f;              // largest |u| dt / h a sub-step may take
+    float strainLimit = 0.1f;           // largest max|grad u| dt a sub-step may take
+    int maxSubsteps = 16;               // cap on sub-steps per step(frame_dt) call
+    float remeshStrain = 1.0f;          // accumulated strain (integral of max|S| dt) that triggers a remesh (0 = never; vpm only)
+    float vortonBudget = 2.5f;          // most vortons remeshing may make, as a multiple of the count at the first remesh (0 = no limit)
+    float remeshThreshold = 1e-3f;      // lattice nodes below this share of the largest strength are dropped
     bool diffusion = true;              // PSE viscous diffusion
     bool baroclinic = true;             // baroclinic (buoyancy) generation
     float poisonTestRadius = 0.0f;      // walls poisoning reach beyond the wall; 0 = two grid spacings

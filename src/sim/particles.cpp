@@ -7,6 +7,7 @@ void Vortons::resize(size_t n) {
     velocity.resize(n, vec3(0.0f));
     vorticity.resize(n, vec3(0.0f));
     radius.resize(n, 0.1f);
+    volumes.resize(n, sphereVolume(0.1f));
     density.resize(n, 0.0f);
     densityGradient.resize(n, vec3(0.0f));
     sphVelocity.resize(n, vec3(0.0f));
@@ -15,12 +16,13 @@ void Vortons::resize(size_t n) {
     hitNormal.resize(n, vec3(0.0f));
 }
 
-size_t Vortons::add(const vec3& x, const vec3& omega, float sigma, float densityDeviation) {
+size_t Vortons::add(const vec3& x, const vec3& omega, float sigma, float densityDeviation, float volume) {
     const size_t i = size();
     resize(i + 1);
     position[i] = x;
     vorticity[i] = omega;
     radius[i] = sigma;
+    volumes[i] = volume;
     density[i] = densityDeviation;
     return i;
 }

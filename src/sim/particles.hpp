@@ -2,6 +2,7 @@
 // Particle storage, struct-of-arrays so each phase streams only the fields it needs.
 #include "core/math.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -12,7 +13,8 @@ struct Vortons {
     std::vector<vec3> position;
     std::vector<vec3> velocity;         // velocity used by the last advection (cached for collisions)
     std::vector<vec3> vorticity;
-    std::vector<float> radius;          // core radius sigma; volume = 4/3 pi sigma^3
+    std::vector<float> radius;          // core (smoothing) radius sigma of the velocity kernel
+    std::vector<float> volumes;         // share of the fluid's volume: carries mass and circulation
     std::vector<float> density;         // density deviation rho' from the ambient density
     std::vector<vec3> densityGradient;  // gradient used by the last baroclinic step
     std::vector<vec3> sphVelocity;      // velocity carried by SPH forces (sph/hybrid methods)
@@ -23,9 +25,17 @@ struct Vortons {
     size_t size() const { return position.size(); }
     void resize(size_t n);
     void clear() { resize(0); }
-    // Appends one vorton; returns its index.
-    size_t add(const vec3& x, const vec3& omega, float sigma, float densityDeviation);
-    float volume(size_t i) const { return sphereVolume(radius[i]); }
+    // Appends one vorton standing for `volume` of fluid with core radius sigma; returns its index.
+    size_t add(const vec3& x, const vec3& omega, float sigma, float densityDeviation, float volume);
+    // Appends a lone blob whose volume is its core sphere, 4/3 pi sigma^3.
+    size_t add(const vec3& x, const vec3& omega, float sigma, float densityDeviation) {
+        return add(x, omega, sigma, densityDeviation, sphereVolume(sigma));
+    }
+    float volume(size_t i) const { return volumes[i]; }
+    // Side of the cube of fluid the vorton stands for: the local particle spacing h.
+    float spacing(size_t i) const { return std::cbrt(volumes[i]); }
+    // Radius of the sphere of the vorton's volume: how close it comes to a wall.
+    float contactRadius(size_t i) const { return std::cbrt(volumes[i] * (3.0f / (4.0f * kPi))); }
 };
 
 // Passive tracers carried by the flow; density is sampled from the density grid for colour.

@@ -3,6 +3,7 @@
 #include "bodies/fluid_body.hpp"
 #include "core/parallel.hpp"
 #include "sim/diffusion.hpp"
+#include "sim/remesh.hpp"
 #include "sim/sph.hpp"
 #include "sim/velocity_solver.hpp"
 
@@ -23,6 +24,7 @@ struct Simulation::Workspace {
     VortonTree tree;
     SphFluid sph;
     PseDiffusion pse;
+    Remesher remesher;
     std::vector<vec3> gridPoints;
     std::vector<vec3> scratch;
     std::vector<float> massDeviation;
@@ -31,7 +33,15 @@ struct Simulation::Workspace {
     UniformGrid<float> gradientSource;  // the field whose gradient drives buoyancy
 };
 
-Simulation::Simulation() : work_(std::make_unique<Workspace>()) { setThreads(0); }
+// Every phase a step can run, in step order: timers (and the CSV columns made from them) list
+// them all from the first step on, whether or not this scene's first step runs them.
+const char* const kPhaseNames[] = {"remesh", "grid", "velocity", "stretching", "density", "baroclinic",
+                                   "diffusion", "sph", "advection", "bodies"};
+
+Simulation::Simulation() : work_(std::make_unique<Workspace>()) {
+    setThreads(0);
+    for (const char* name : kPhaseNames) timers_.slot(name);
+}
 Simulation::~Simulation() = default;
 
 void Simulation::reset() {
@@ -40,7 +50,13 @@ void Simulation::reset() {
     bodies_.clear();
     stepCount_ = 0;
     time_ = 0.0;
+    substepTime_ = 0.0;
     lastStepMs_ = 0.0;
+    lastSubsteps_ = 0;
+    remeshCount_ = 0;
+    strainSinceRemesh_ = 0.0f;
+    remeshSpacing_ = 0.0f;
+    remeshBaseCount_ = 0;
     wallProximity_.clear();
     wallShare_.clear();
     velocityGrid_ = {};
@@ -49,6 +65,7 @@ void Simulation::reset() {
     densityGradientGrid_ = {};
     densityGradientGridStale_ = false;
     timers_ = PhaseTimers{};
+    for (const char* name : kPhaseNames) timers_.slot(name);
     Workspace* fresh = new Workspace();
     work_.reset(fresh);  // drops SPH method history and solver scratch
 }
@@ -98,24 +115,79 @@ void Simulation::checkFinite(const char* phase, bool includeTracers) const {
     if (!ok) throw NonFiniteError(stepCount_ + 1, phase);
 }
 
-void Simulation::step(float dt) {
+void Simulation::step(float frameDt) {
     const auto start = std::chrono::steady_clock::now();
     timers_.beginStep();
+    const double frameStart = time_;
+    substepTime_ = time_;
+    int taken = 0;
     arena_->execute([&] {
-        runPhase("grid", [&] { updateGrid(); });
-        runPhase("velocity", [&] { computeVelocityGrid(); });
-        if (fluid_.stretching) runPhase("stretching", [&] { stretchAndTilt(dt); });
-        runPhase("density", [&] { computeDensityGradient(); });
-        if (fluid_.baroclinic) runPhase("baroclinic", [&] { generateBaroclinicVorticity(dt); });
-        if (fluid_.diffusion && fluid_.viscosity > 0.0f) runPhase("diffusion", [&] { diffuse(dt); });
-        if (fluid_.method != FluidMethod::Vpm) runPhase("sph", [&] { computeSph(dt); });
-        runPhase("advection", [&] { advect(dt); });
-        if (!bodies_.empty()) runPhase("bodies", [&] { interactWithBodies(dt); });
+        float remaining = frameDt;
+        for (bool last = false; !last; ++taken) {
+            if (remeshDue()) runPhase("remesh", [&] { remesh(); });
+            runPhase("grid", [&] { updateGrid(); });
+            runPhase("velocity", [&] { computeVelocityGrid(); });
+            const int stepsLeft = substepsFor(remaining, taken);
+            last = stepsLeft == 1;
+            const float dt = last ? remaining : remaining / float(stepsLeft);
+            remaining -= dt;
+            substep(dt);
+        }
     });
     ++stepCount_;
-    time_ += dt;
+    time_ = frameStart + double(frameDt);
+    lastSubsteps_ = taken;
     timers_.endStep();
     lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void Simulation::substep(float dt) {
+    if (fluid_.stretching) runPhase("stretching", [&] { stretchAndTilt(dt); });
+    runPhase("density", [&] { computeDensityGradient(); });
+    if (fluid_.baroclinic) runPhase("baroclinic", [&] { generateBaroclinicVorticity(dt); });
+    if (fluid_.diffusion && fluid_.viscosity > 0.0f) runPhase("diffusion", [&] { diffuse(dt); });
+    if (fluid_.method != FluidMethod::Vpm) runPhase("sph", [&] { computeSph(dt); });
+    runPhase("advection", [&] { advect(dt); });
+    if (!bodies_.empty()) runPhase("bodies", [&] { interactWithBodies(dt); });
+    substepTime_ += dt;
+    strainSinceRemesh_ += maxGridStrainRate_ * dt;
+}
+
+// Sub-steps still needed to cover `remaining` seconds, from the flow just computed: the fastest
+// flow may cross at most cfl_limit grid spacings and the strongest strain act for at most
+// strain_limit per sub-step (explicit stretching and advection stay accurate and stable), up to
+// max_substeps for the whole frame.
+int Simulation::substepsFor(float remaining, int taken) const {
+    const float h = std::min({gridShape_.spacing.x, gridShape_.spacing.y, gridShape_.spacing.z});
+    const float rate = std::max(maxGridSpeed_ / (fluid_.cflLimit * h), maxGridStrain_ / fluid_.strainLimit);
+    const double wanted = std::ceil(double(remaining) * double(rate) - 1e-6);
+    const int budget = std::max(fluid_.maxSubsteps - taken, 1);
+    return int(std::clamp(wanted, 1.0, double(budget)));
+}
+
+bool Simulation::remeshDue() const {
+    return fluid_.remeshStrain > 0.0f && fluid_.method == FluidMethod::Vpm && strainSinceRemesh_ >= fluid_.remeshStrain &&
+           vortons_.size() > 0;
+}
+
+void Simulation::remesh() {
+    strainSinceRemesh_ = 0.0f;
+    if (!(remeshSpacing_ > 0.0f)) {
+        // The lattice is set at the first remesh (the mean particle spacing), so later remeshes
+        // land on the same lattice until the budget makes it coarser.
+        double volumeSum = 0.0;
+        for (float v : vortons_.volumes) volumeSum += v;
+        remeshSpacing_ = float(std::cbrt(volumeSum / double(vortons_.size())));
+        remeshBaseCount_ = vortons_.size();
+    }
+    RemeshSettings settings;
+    settings.spacing = remeshSpacing_;
+    settings.maxCount = size_t(double(fluid_.vortonBudget) * double(remeshBaseCount_));
+    settings.coreOverlap = fluid_.coreOverlap > 0.0f ? fluid_.coreOverlap : 1.5f;
+    settings.threshold = fluid_.remeshThreshold;
+    if (!work_->remesher.apply(vortons_, settings)) return;
+    remeshSpacing_ = work_->remesher.lastSpacing();
+    ++remeshCount_;
 }
 
 // --- 1. grid sized to all particles ----------------------------------------------------------
@@ -147,34 +219,6 @@ void Simulation::updateGrid() {
 
 // --- 2. velocity on the grid points ----------------------------------------------------------
 
-void Simulation::computeVelocityGrid() {
-    velocityGrid_.reset(gridShape_);
-    if (fluid_.velocitySolver == VelocitySolver::Tree) {
-        work_->tree.build(vortons_);
-        work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
-        return;
-    }
-    std::vector<vec3>& points = work_->gridPoints;
-    points.resize(gridShape_.pointCount());
-    const ivec3 n = gridShape_.points;
-    parallelForEach(0, size_t(n.z), [&](size_t z) {
-        for (int y = 0; y < n.y; ++y)
-            for (int x = 0; x < n.x; ++x) points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
-    }, 1);
-    velocityAtPoints(points, velocityGrid_.values());
-}
-
-void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const {
-    if (fluid_.velocitySolver == VelocitySolver::Direct) {
-        directVelocity(vortons_, points, out);
-        return;
-    }
-    work_->tree.build(vortons_);
-    work_->tree.velocity(points, out, fluid_.treeOpeningAngle);
-}
-
-// --- 3. stretching and tilting ---------------------------------------------------------------
-
 // Centred difference along one axis, one-sided at the faces, zero along a flat axis.
 template <typename T>
 static T axisDerivative(const UniformGrid<T>& g, int x, int y, int z, int axis) {
@@ -205,12 +249,74 @@ static void differentiate(const UniformGrid<T>& field, UniformGrid<Gradient>& ou
     }, 1);
 }
 
-void Simulation::stretchAndTilt(float dt) {
-    // J * omega = (omega . grad) u with column j of J holding du/dx_j.
+
+void Simulation::computeVelocityGrid() {
+    solveVelocityGrid();
+    // The Jacobian serves stretching and, with the speed, sets the sub-step size.
     differentiate(velocityGrid_, jacobianGrid_);
+    struct Limits { float speed2 = 0.0f, gradient2 = 0.0f, strain2 = 0.0f; };
+    const Limits l = deterministicReduce<Limits>(velocityGrid_.size(), Limits{}, [&](size_t b, size_t e) {
+        Limits r;
+        for (size_t k = b; k < e; ++k) {
+            const vec3 u = velocityGrid_[k];
+            const mat3& j = jacobianGrid_[k];
+            r.speed2 = std::max(r.speed2, glm::dot(u, u));
+            r.gradient2 = std::max(r.gradient2, glm::dot(j[0], j[0]) + glm::dot(j[1], j[1]) + glm::dot(j[2], j[2]));
+            const mat3 strain = 0.5f * (j + glm::transpose(j));
+            r.strain2 = std::max(r.strain2, glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) +
+                                                glm::dot(strain[2], strain[2]));
+        }
+        return r;
+    }, [](Limits a, Limits c) {
+        return Limits{std::max(a.speed2, c.speed2), std::max(a.gradient2, c.gradient2), std::max(a.strain2, c.strain2)};
+    }, 8192);
+    // Frobenius norms: they bound every eigenvalue of grad u (rotation included, which explicit
+    // sub-steps must also resolve) and of its symmetric part S (what distorts the particle set).
+    maxGridSpeed_ = std::sqrt(l.speed2);
+    maxGridStrain_ = std::sqrt(l.gradient2);
+    maxGridStrainRate_ = std::sqrt(l.strain2);
+}
+
+void Simulation::solveVelocityGrid() {
+    velocityGrid_.reset(gridShape_);
+    if (fluid_.velocitySolver == VelocitySolver::Tree) {
+        work_->tree.build(vortons_);
+        work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
+        return;
+    }
+    std::vector<vec3>& points = work_->gridPoints;
+    points.resize(gridShape_.pointCount());
+    const ivec3 n = gridShape_.points;
+    parallelForEach(0, size_t(n.z), [&](size_t z) {
+        for (int y = 0; y < n.y; ++y)
+            for (int x = 0; x < n.x; ++x) points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
+    }, 1);
+    velocityAtPoints(points, velocityGrid_.values());
+}
+
+void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const {
+    if (fluid_.velocitySolver == VelocitySolver::Direct) {
+        directVelocity(vortons_, points, out);
+        return;
+    }
+    work_->tree.build(vortons_);
+    work_->tree.velocity(points, out, fluid_.treeOpeningAngle);
+}
+
+// --- 3. stretching and tilting ---------------------------------------------------------------
+
+void Simulation::stretchAndTilt(float dt) {
+    // J * omega = (omega . grad) u with column j of J holding du/dx_j (computed with the velocity).
     parallelForEach(0, vortons_.size(), [&](size_t i) {
         const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
-        vortons_.vorticity[i] += dt * (j * vortons_.vorticity[i]);
+        const vec3 w = vortons_.vorticity[i];
+        vec3 rate;
+        switch (fluid_.stretchingScheme) {
+            case StretchingScheme::Classic: rate = j * w; break;
+            case StretchingScheme::Transpose: rate = glm::transpose(j) * w; break;
+            default: rate = 0.5f * (j * w + glm::transpose(j) * w); break;
+        }
+        vortons_.vorticity[i] = w + dt * rate;
     }, 1024);
 }
 
@@ -415,14 +521,14 @@ void Simulation::advect(float dt) {
 void Simulation::interactWithBodies(float dt) {
     collideParticlesWithBodies(bodies_, vortons_, tracers_, fluid_, dt);
     applyBuoyancyAndGravity(bodies_, densityGrid_, fluid_);
-    integrateBodies(bodies_, time_ + dt, dt);
+    integrateBodies(bodies_, substepTime_ + dt, dt);
 }
 
 // --- diagnostics ------------------------------------------------------------------------------
 
 Diagnostics Simulation::diagnostics() const {
     struct Sums {
-        double energy = 0.0, massParticles = 0.0, maxSpeed = 0.0;
+        double energy = 0.0, fieldEnergy = 0.0, massParticles = 0.0, maxSpeed = 0.0;
         dvec3 circulation{0.0}, linear{0.0}, angular{0.0};
     };
     const double rho0 = fluid_.ambientDensity;
@@ -434,6 +540,7 @@ Diagnostics Simulation::diagnostics() const {
             const dvec3 strength = dvec3(vortons_.vorticity[i]) * volume;
             const dvec3 u(vortons_.velocity[i]);
             r.energy += 0.5 * glm::dot(u, u) * (rho0 + vortons_.density[i]) * volume;
+            r.fieldEnergy += rho0 * glm::dot(u, glm::cross(x, strength));
             r.massParticles += double(vortons_.density[i]) * volume;
             r.maxSpeed = std::max(r.maxSpeed, glm::length(u));
             r.circulation += strength;
@@ -442,12 +549,13 @@ Diagnostics Simulation::diagnostics() const {
         }
         return r;
     }, [](Sums a, const Sums& c) {
-        a.energy += c.energy; a.massParticles += c.massParticles; a.maxSpeed = std::max(a.maxSpeed, c.maxSpeed);
+        a.energy += c.energy; a.fieldEnergy += c.fieldEnergy; a.massParticles += c.massParticles; a.maxSpeed = std::max(a.maxSpeed, c.maxSpeed);
         a.circulation += c.circulation; a.linear += c.linear; a.angular += c.angular;
         return a;
     });
     Diagnostics d;
     d.kineticEnergy = s.energy;
+    d.fieldEnergy = s.fieldEnergy;
     d.circulation = s.circulation;
     d.linearImpulse = s.linear;
     d.angularImpulse = s.angular;

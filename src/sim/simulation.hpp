@@ -29,6 +29,10 @@ public:
 // Conserved quantities and totals (double precision, deterministic order).
 struct Diagnostics {
     double kineticEnergy = 0.0;   // 0.5 * sum |u|^2 (rho0 + rho') V over vortons
+    // Kinetic energy of the whole unbounded flow the vorticity induces, rho0 * sum u . (x x omega) V
+    // (the vorticity form of 1/2 integral |u|^2 over all space, fluid at rest far away): unlike
+    // the sum over vortons it does not depend on where particles happen to sit.
+    double fieldEnergy = 0.0;
     dvec3 circulation{0.0};       // sum omega V
     dvec3 linearImpulse{0.0};     // 0.5 * sum x x omega V
     dvec3 angularImpulse{0.0};    // 1/3 * sum x x (x x omega V)
@@ -60,8 +64,12 @@ public:
     void setThreads(int threads);
     int threads() const { return threads_; }
 
-    // Advances by dt. Throws NonFiniteError if any phase produced a non-finite value.
-    void step(float dt);
+    // Advances by frameDt in as many sub-steps as fluid.cfl_limit and fluid.strain_limit ask
+    // for (at most fluid.max_substeps). Throws NonFiniteError if any phase produced a
+    // non-finite value.
+    void step(float frameDt);
+    int lastSubsteps() const { return lastSubsteps_; }  // sub-steps the last step() took
+    long remeshCount() const { return remeshCount_; }   // remeshes since reset()
     long stepCount() const { return stepCount_; }
     double time() const { return time_; }
 
@@ -88,8 +96,13 @@ public:
 private:
     template <typename F> void runPhase(const char* name, F&& body);
     void checkFinite(const char* phase, bool includeTracers) const;
+    void substep(float dt);
+    int substepsFor(float remaining, int taken) const;
+    bool remeshDue() const;
+    void remesh();
     void updateGrid();
     void computeVelocityGrid();
+    void solveVelocityGrid();
     void stretchAndTilt(float dt);
     void computeDensityGradient();
     void differentiateDensityGrid() const;  // densityGradientGrid_ from densityGrid_
@@ -119,6 +132,15 @@ private:
     double lastStepMs_ = 0.0;
     long stepCount_ = 0;
     double time_ = 0.0;
+    double substepTime_ = 0.0;         // time at the start of the running sub-step
+    int lastSubsteps_ = 0;
+    long remeshCount_ = 0;
+    float strainSinceRemesh_ = 0.0f;   // integral of max|S| dt since the last remesh
+    float remeshSpacing_ = 0.0f;       // lattice spacing, set at the first remesh
+    size_t remeshBaseCount_ = 0;       // vortons before the first remesh (the budget's unit)
+    float maxGridSpeed_ = 0.0f;        // of the last velocity solve, m/s
+    float maxGridStrain_ = 0.0f;       // Frobenius norm of grad u, 1/s
+    float maxGridStrainRate_ = 0.0f;   // Frobenius norm of its symmetric part S, 1/s
     int threads_ = 0;
     std::unique_ptr<tbb::task_arena> arena_;
     struct Workspace;                  // solver scratch (tree, SPH, PSE buffers)

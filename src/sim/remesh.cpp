@@ -1,0 +1,186 @@
+#include "sim/remesh.hpp"
+
+#include "core/parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vfx {
+
+float m4PrimeWeight(float x) {
+    x = std::abs(x);
+    if (x < 1.0f) return 1.0f - 2.5f * x * x + 1.5f * x * x * x;
+    if (x < 2.0f) return 0.5f * (2.0f - x) * (2.0f - x) * (1.0f - x);
+    return 0.0f;
+}
+
+namespace {
+
+constexpr size_t kMaxLatticeNodes = size_t(1) << 24;
+
+// Where one vorton lands on the lattice: the first of its (up to) 4 nodes per axis and their weights.
+struct Footprint {
+    ivec3 first;
+    float weight[3][4];
+};
+
+template <typename Lattice>
+size_t nodeIndex(const Lattice& l, int x, int y, int z) {
+    return size_t(x) + size_t(l.dims.x) * (size_t(y) + size_t(l.dims.y) * size_t(z));
+}
+
+template <typename Lattice>
+vec3 nodePosition(const Lattice& l, int x, int y, int z) {
+    const ivec3 k(x, y, z);
+    vec3 p;
+    for (int a = 0; a < 3; ++a) p[a] = l.flat[a] ? l.flatCoordinate[a] : float(l.lo[a] + k[a]) * l.h;
+    return p;
+}
+
+template <typename Lattice>
+Footprint footprintOf(const Lattice& l, const vec3& x) {
+    Footprint f{};
+    for (int a = 0; a < 3; ++a) {
+        if (l.flat[a]) {
+            f.first[a] = 0;
+            f.weight[a][0] = 1.0f;
+            continue;
+        }
+        const float t = x[a] / l.h;
+        const int base = int(std::floor(t)) - 1;
+        f.first[a] = base - l.lo[a];
+        for (int k = 0; k < 4; ++k) f.weight[a][k] = m4PrimeWeight(t - float(base + k));
+    }
+    return f;
+}
+
+// Lattice box covering every vorton's footprint. Returns false if it would be too large.
+template <typename Lattice>
+bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
+    vec3 lo(v.position[0]), hi(v.position[0]);
+    for (const vec3& p : v.position) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    lattice.h = h;
+    size_t total = 1;
+    for (int a = 0; a < 3; ++a) {
+        lattice.flat[a] = hi[a] - lo[a] <= 1e-6f * h;
+        lattice.flatCoordinate[a] = lo[a];
+        lattice.lo[a] = lattice.flat[a] ? 0 : int(std::floor(lo[a] / h)) - 1;
+        lattice.dims[a] = lattice.flat[a] ? 1 : int(std::floor(hi[a] / h)) + 3 - lattice.lo[a];
+        total *= size_t(lattice.dims[a]);
+        if (total > kMaxLatticeNodes) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool Remesher::apply(Vortons& v, const RemeshSettings& settings) {
+    if (v.size() == 0 || !(settings.spacing > 0.0f)) return false;
+    float h = settings.spacing;
+    size_t kept = 0;
+    // A lattice node count grows as 1/h^3: one coarsening normally lands inside the budget; the
+    // margin and the few retries cover the lattice's discreteness.
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        if (!fitLattice(v, h, lattice_)) return false;
+        kept = deposit(v, settings.threshold);
+        if (settings.maxCount == 0 || kept <= settings.maxCount) break;
+        h *= 1.02f * std::cbrt(float(kept) / float(settings.maxCount));
+    }
+    Vortons out;
+    out.resize(kept);
+    collect(settings.coreOverlap, out);
+    v = std::move(out);
+    lastSpacing_ = h;
+    return true;
+}
+
+size_t Remesher::deposit(const Vortons& v, float threshold) {
+    const size_t n = v.size();
+    const Lattice& lattice = lattice_;
+    const int planes = lattice.dims.z;
+
+    // Vortons bucketed by the first lattice plane (z) of their footprint, in index order, so each
+    // plane gathers its contributions alone: no two tasks write the same node, and the order of
+    // the sums does not depend on the threads.
+    std::vector<Footprint> footprint(n);
+    parallelForEach(0, n, [&](size_t i) { footprint[i] = footprintOf(lattice, v.position[i]); }, 4096);
+    planeStart_.assign(size_t(planes) + 1, 0);
+    for (size_t i = 0; i < n; ++i) ++planeStart_[size_t(footprint[i].first.z) + 1];
+    for (int p = 0; p < planes; ++p) planeStart_[size_t(p) + 1] += planeStart_[size_t(p)];
+    byPlane_.resize(n);
+    {
+        std::vector<uint32_t> fill(planeStart_.begin(), planeStart_.end() - 1);
+        for (size_t i = 0; i < n; ++i) byPlane_[fill[size_t(footprint[i].first.z)]++] = uint32_t(i);
+    }
+
+    nodes_.assign(size_t(lattice.dims.x) * size_t(lattice.dims.y) * size_t(planes), Node{});
+    const int tx = lattice.flat.x ? 1 : 4, ty = lattice.flat.y ? 1 : 4, tz = lattice.flat.z ? 1 : 4;
+    parallelForEach(0, size_t(planes), [&](size_t plane) {
+        const int z = int(plane);
+        for (int k = 0; k < tz && z - k >= 0; ++k) {
+            const size_t first = size_t(z - k);
+            for (uint32_t s = planeStart_[first]; s < planeStart_[first + 1]; ++s) {
+                const uint32_t i = byPlane_[s];
+                const Footprint& f = footprint[i];
+                const float volume = v.volume(i);
+                const vec3 strength = v.vorticity[i] * volume;
+                const float mass = v.density[i] * volume;
+                for (int dy = 0; dy < ty; ++dy)
+                    for (int dx = 0; dx < tx; ++dx) {
+                        const float w = f.weight[2][k] * f.weight[1][dy] * f.weight[0][dx];
+                        Node& node = nodes_[nodeIndex(lattice, f.first.x + dx, f.first.y + dy, z)];
+                        node.strength += w * strength;
+                        node.mass += w * mass;
+                    }
+            }
+        }
+    }, 1);
+
+    float maxStrength = 0.0f, maxMass = 0.0f;
+    for (const Node& node : nodes_) {
+        maxStrength = std::max(maxStrength, glm::length(node.strength));
+        maxMass = std::max(maxMass, std::abs(node.mass));
+    }
+    strengthCut_ = threshold * maxStrength;
+    massCut_ = threshold * maxMass;
+
+    // Kept nodes per plane, then a prefix sum: collect() fills each plane's run in lattice order.
+    keptBefore_.assign(size_t(planes) + 1, 0);
+    const size_t planeSize = size_t(lattice.dims.x) * size_t(lattice.dims.y);
+    parallelForEach(0, size_t(planes), [&](size_t p) {
+        size_t count = 0;
+        for (size_t k = p * planeSize; k < (p + 1) * planeSize; ++k) count += keeps(nodes_[k]) ? 1 : 0;
+        keptBefore_[p + 1] = count;
+    }, 1);
+    for (size_t p = 0; p < size_t(planes); ++p) keptBefore_[p + 1] += keptBefore_[p];
+    return keptBefore_.back();
+}
+
+bool Remesher::keeps(const Node& node) const {
+    return glm::length(node.strength) > strengthCut_ || std::abs(node.mass) > massCut_;
+}
+
+void Remesher::collect(float coreOverlap, Vortons& out) const {
+    const Lattice& lattice = lattice_;
+    const float volume = lattice.h * lattice.h * lattice.h;
+    const float sigma = coreOverlap * lattice.h;
+    parallelForEach(0, size_t(lattice.dims.z), [&](size_t p) {
+        size_t slot = keptBefore_[p];
+        for (int y = 0; y < lattice.dims.y; ++y)
+            for (int x = 0; x < lattice.dims.x; ++x) {
+                const Node& node = nodes_[nodeIndex(lattice, x, y, int(p))];
+                if (!keeps(node)) continue;
+                out.position[slot] = nodePosition(lattice, x, y, int(p));
+                out.vorticity[slot] = node.strength / volume;
+                out.density[slot] = node.mass / volume;
+                out.radius[slot] = sigma;
+                out.volumes[slot] = volume;
+                ++slot;
+            }
+    }, 1);
+}
+
+}  // namespace vfx
