@@ -132,6 +132,9 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
                     .atLeast(0).atMost(0.5));
     t.push_back(Spec(f, "diffusion", T::Bool, true,
                      "Viscous diffusion of vorticity by particle strength exchange (acts when viscosity > 0)."));
+    t.push_back(Spec(f, "subgrid_coefficient", T::Float, 0.17,
+                     "Smagorinsky coefficient C_s, dimensionless: diffusion adds an eddy viscosity (C_s h)^2 |S| (h the vorton spacing, S the strain rate) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
+                    .atLeast(0).atMost(1));
     t.push_back(Spec(f, "baroclinic", T::Bool, true,
                      "Baroclinic generation of vorticity where density gradient and gravity are not parallel (fluid buoyancy)."));
     t.push_back(Spec(f, "poison_test_radius", T::Float, 0.0,
@@ -415,6 +418,7 @@ const std::vector<FieldAccess<FluidParams>>& fluidFields() {
         floatField("vorton_budget", &F::vortonBudget),
         floatField("remesh_threshold", &F::remeshThreshold),
         boolField("diffusion", &F::diffusion),
+        floatField("subgrid_coefficient", &F::subgridCoefficient),
         boolField("baroclinic", &F::baroclinic),
         floatField("poison_test_radius", &F::poisonTestRadius),
         boolField("coverage_density", &F::coverageDensity),

@@ -48,9 +48,10 @@ inline Lanes gaussianLanes(Lanes q2) {
 
 }  // namespace
 
-void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt) {
+void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std::vector<float>& eddyViscosity) {
     const size_t n = vortons.size();
-    if (n < 2 || viscosity <= 0.0f) return;
+    const bool eddy = eddyViscosity.size() == n;
+    if (n < 2 || (viscosity <= 0.0f && !eddy)) return;
     double spacingSum = 0.0;
     for (size_t i = 0; i < n; ++i) spacingSum += vortons.spacing(i);
     const float eps = widthScale_ * float(spacingSum / double(n));
@@ -64,20 +65,24 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt) {
     const std::vector<float> volume = search_.sorted([&](size_t i) { return vortons.volume(i); });
     const float invEps2 = 1.0f / (eps * eps);
     const float invEps3 = invEps2 / eps;
-    const float rate = viscosity * dt * invEps2 * invEps3;  // eta_eps = eps^-3 eta(r / eps)
+    const std::vector<float> halfEddy = search_.sorted([&](size_t i) { return eddy ? 0.5f * eddyViscosity[i] : 0.0f; });
+    const float rate = dt * invEps2 * invEps3;  // eta_eps = eps^-3 eta(r / eps)
     const float cutoff2 = kCutoff * kCutoff;
     change_.resize(n);
     const std::vector<uint32_t>& order = search_.order();
     const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
-    const float *WX = wx.data(), *WY = wy.data(), *WZ = wz.data(), *V = volume.data();
+    const float *WX = wx.data(), *WY = wy.data(), *WZ = wz.data(), *V = volume.data(), *HE = halfEddy.data();
     search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
         const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
         const Lanes wxk = splat(WX[k]), wyk = splat(WY[k]), wzk = splat(WZ[k]);
-        // sum_j V_j (omega_j - omega_i) eta(|x_i - x_j| / eps); the vorton itself adds zero.
+        // sum_j nu_ij V_j (omega_j - omega_i) eta(|x_i - x_j| / eps), nu_ij = nu + (nu_t,i + nu_t,j) / 2;
+        // the vorton itself adds zero.
+        const Lanes nuk = splat(viscosity + HE[k]);
         const vec3 sum = sumVector(ranges, count, [&](size_t m) {
             const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
             const Lanes q2 = (dx * dx + dy * dy + dz * dz) * invEps2;
-            const Lanes weight = q2 < cutoff2 ? kNormalisation * gaussianLanes(q2) * load(V + m) : Lanes{};
+            const Lanes pairViscosity = nuk + load(HE + m);
+            const Lanes weight = q2 < cutoff2 ? kNormalisation * gaussianLanes(q2) * load(V + m) * pairViscosity : Lanes{};
             return Lanes3{(load(WX + m) - wxk) * weight, (load(WY + m) - wyk) * weight, (load(WZ + m) - wzk) * weight};
         });
         change_[order[k]] = sum * rate;

@@ -20,7 +20,9 @@ public:
     // a quadrature of the kernel integral and diffuses ~30% too slowly (measured by
     // tests/vpm_physics_test.cpp, Pse.GaussianBlobSecondMomentGrowsAtSixNu).
     explicit PseDiffusion(float widthScale = 1.0f) : widthScale_(widthScale) {}
-    void apply(Vortons& vortons, float viscosity, float dt);
+    // eddyViscosity: optional extra viscosity of each vorton, m^2/s (empty = none). A pair
+    // exchanges at the mean of its two viscosities, so the exchange stays antisymmetric.
+    void apply(Vortons& vortons, float viscosity, float dt, const std::vector<float>& eddyViscosity = {});
     float lastWidth() const { return lastWidth_; }
 
     // eta(q) for q = r / eps, normalised over the truncated support (q < kCutoff).

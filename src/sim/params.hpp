@@ -35,6 +35,7 @@ struct FluidParams {
     float vortonBudget = 2.5f;          // most vortons remeshing may make, as a multiple of the count at the first remesh (0 = no limit)
     float remeshThreshold = 1e-3f;      // lattice nodes below this share of the largest strength are dropped
     bool diffusion = true;              // PSE viscous diffusion
+    float subgridCoefficient = 0.17f;   // Smagorinsky C_s of the subgrid eddy viscosity (0 = none)
     bool baroclinic = true;             // baroclinic (buoyancy) generation
     float poisonTestRadius = 0.0f;      // walls poisoning reach beyond the wall; 0 = two grid spacings
     bool coverageDensity = true;        // buoyancy gradient from coverage-normalised density (see Simulation)

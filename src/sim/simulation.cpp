@@ -25,6 +25,7 @@ struct Simulation::Workspace {
     SphFluid sph;
     PseDiffusion pse;
     Remesher remesher;
+    std::vector<float> eddyViscosity;  // subgrid viscosity of each vorton
     std::vector<vec3> gridPoints;
     std::vector<vec3> scratch;
     std::vector<float> massDeviation;
@@ -145,7 +146,8 @@ void Simulation::substep(float dt) {
     if (fluid_.stretching) runPhase("stretching", [&] { stretchAndTilt(dt); });
     runPhase("density", [&] { computeDensityGradient(); });
     if (fluid_.baroclinic) runPhase("baroclinic", [&] { generateBaroclinicVorticity(dt); });
-    if (fluid_.diffusion && fluid_.viscosity > 0.0f) runPhase("diffusion", [&] { diffuse(dt); });
+    if (fluid_.diffusion && (fluid_.viscosity > 0.0f || fluid_.subgridCoefficient > 0.0f))
+        runPhase("diffusion", [&] { diffuse(dt); });
     if (fluid_.method != FluidMethod::Vpm) runPhase("sph", [&] { computeSph(dt); });
     runPhase("advection", [&] { advect(dt); });
     if (!bodies_.empty()) runPhase("bodies", [&] { interactWithBodies(dt); });
@@ -448,7 +450,25 @@ void Simulation::generateBaroclinicVorticity(float dt) {
 
 // --- 5. viscous diffusion ---------------------------------------------------------------------
 
-void Simulation::diffuse(float dt) { work_->pse.apply(vortons_, fluid_.viscosity, dt); }
+void Simulation::diffuse(float dt) {
+    std::vector<float>& eddy = work_->eddyViscosity;
+    eddy.clear();
+    if (fluid_.subgridCoefficient > 0.0f) {
+        // Smagorinsky: the strain the particles cannot resolve cascades to scales below their
+        // spacing h, where nothing represents it; an eddy viscosity (C_s h)^2 |S| (with
+        // |S| = sqrt(2 S:S)) drains it there instead of letting stretching pile it up at h.
+        eddy.resize(vortons_.size());
+        const float c2 = fluid_.subgridCoefficient * fluid_.subgridCoefficient;
+        parallelForEach(0, vortons_.size(), [&](size_t i) {
+            const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
+            const mat3 strain = 0.5f * (j + glm::transpose(j));
+            const float ss = glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) + glm::dot(strain[2], strain[2]);
+            const float h = vortons_.spacing(i);
+            eddy[i] = c2 * h * h * std::sqrt(2.0f * ss);
+        }, 2048);
+    }
+    work_->pse.apply(vortons_, fluid_.viscosity, dt, eddy);
+}
 
 // --- 6. SPH -----------------------------------------------------------------------------------
 
