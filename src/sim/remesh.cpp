@@ -81,13 +81,13 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings) {
     if (v.size() == 0 || !(settings.spacing > 0.0f)) return false;
     float h = settings.spacing;
     size_t kept = 0;
-    // A lattice node count grows as 1/h^3: one coarsening normally lands inside the budget; the
-    // margin and the few retries cover the lattice's discreteness.
-    for (int attempt = 0; attempt < 4; ++attempt) {
+    // The node count grows as about 1/h^3 (a little slower: the halo around the vortons is a
+    // surface), so a few coarsenings with a margin land inside the budget.
+    for (int attempt = 0;; ++attempt) {
         if (!fitLattice(v, h, lattice_)) return false;
         kept = deposit(v, settings.threshold);
-        if (settings.maxCount == 0 || kept <= settings.maxCount) break;
-        h *= 1.02f * std::cbrt(float(kept) / float(settings.maxCount));
+        if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) break;
+        h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
     }
     Vortons out;
     out.resize(kept);
