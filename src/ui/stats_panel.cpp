@@ -62,6 +62,10 @@ void DemoUi::statsSection(const UiModel& m) {
     float rowHeight = ImGui::GetFontSize() * 2.2f;
     plot("##frame", h.series("frame"), rowHeight, "frame ms");
     ImGui::Text("vortons %zu   tracers %zu   bodies %zu", m.sim->vortons().size(), m.sim->tracers().size(), m.sim->bodies().size());
+    ImGui::Text("sub-steps per frame %d   remeshes %ld", m.sim->lastSubsteps(), m.sim->remeshCount());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Sub-steps the last frame took to keep within fluid.cfl_limit and fluid.strain_limit\n"
+                          "(at most fluid.max_substeps), and remeshes onto the lattice since the scene started.");
 
     const std::vector<PhaseTimers::Phase>& phases = m.sim->timers().phases();
     if (ImGui::TreeNodeEx("Simulation phases", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -86,6 +90,7 @@ void DemoUi::statsSection(const UiModel& m) {
         const Diagnostics& d = m.diagnostics;
         const Diagnostics& d0 = m.initialDiagnostics;
         ImGui::Text("kinetic energy  %.4g J", d.kineticEnergy);
+        ImGui::Text("field energy    %.4g J", d.fieldEnergy);
         ImGui::Text("circulation     (%.3g, %.3g, %.3g)", d.circulation.x, d.circulation.y, d.circulation.z);
         ImGui::Text("  drift %.2e", drift(d.circulation, d0.circulation, 1e-9));
         tooltip("Total circulation sum(omega V): conserved by inviscid flow without buoyancy or bodies.");
