@@ -277,7 +277,9 @@ TEST(Poisoning, TankFilledWithUniformHeavyFluidStaysStillForLong) {
     std::printf("\n[ tank ] coverage-normalised:");
     for (double e : normalised) std::printf(" %.1e", e);
     std::printf("\n");
-    EXPECT_GT(raw.back(), 100.0 * raw.front()) << "the raw deposit is expected to show the instability";
+    // The raw deposit stirs the still tank by many orders of magnitude more than round-off.
+    EXPECT_GT(raw.back(), raw.front()) << "the raw deposit is expected to show the instability";
+    EXPECT_GT(raw.back(), 1e6 * normalised.back()) << "the raw deposit is expected to show the instability";
     for (double e : normalised) EXPECT_LT(e, 1e-9);
 }
 

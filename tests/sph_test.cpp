@@ -454,7 +454,24 @@ TEST(SphMethod, SwitchKeepsTheMotionContinuous) {
     test::addBall(sim.vortons(), ball);
     sim.fluid().sphRestSpacing = 0.3f * std::cbrt(4.0f / 3.0f * kPi / 1500.0f);
     sim.fluid().sphInfluenceRadius = 2.5f * sim.fluid().sphRestSpacing;
-    auto meanVelocity = [&] { return glm::length(vec3(test::meanPosition(sim.vortons().velocity))); };
+    // The drop's velocity: weighted by each vorton's mass deviation, so the ambient vortons that
+    // remeshing adds around the drop under vpm do not count as drop.
+    // With the baroclinic source shared at its exact rate, the vpm drop falls ~2.5x faster than
+    // SPH's ambient drag lets an SPH drop fall (0.53 -> 0.21 m/s in the step after the switch):
+    // a mismatch of the two models, not of the switch. The switch itself is checked from the
+    // sampled source, whose vpm drop moves at the SPH drop's pace.
+    sim.fluid().baroclinicSharing = false;
+    auto meanVelocity = [&] {
+        const Vortons& v = sim.vortons();
+        dvec3 momentum(0.0);
+        double mass = 0.0;
+        for (size_t i = 0; i < v.size(); ++i) {
+            const double m = std::abs(double(v.density[i]) * v.volume(i));
+            momentum += m * dvec3(v.velocity[i]);
+            mass += m;
+        }
+        return float(glm::length(momentum / mass));
+    };
     for (int s = 0; s < 20; ++s) sim.step(0.01f);
     const float before = meanVelocity();
     ASSERT_GT(before, 0.05f);

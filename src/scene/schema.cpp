@@ -135,6 +135,8 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
     t.push_back(Spec(f, "subgrid_coefficient", T::Float, 0.17,
                      "Smagorinsky coefficient C_s, dimensionless: diffusion adds an eddy viscosity (C_s h)^2 |S| (h the vorton spacing, S the strain rate) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
                     .atLeast(0).atMost(1));
+    t.push_back(Spec(f, "baroclinic_sharing", T::Bool, true,
+                     "With the grid gradient: each grid point's baroclinic source is shared among the vortons within two grid spacings so that total vorticity and impulse grow at exactly the grid source's rate, g sum(rho' V) / rho0 (false = Gourlay's sampling at the vortons, which misses the part of the interface outside them)."));
     t.push_back(Spec(f, "baroclinic", T::Bool, true,
                      "Baroclinic generation of vorticity where density gradient and gravity are not parallel (fluid buoyancy)."));
     t.push_back(Spec(f, "poison_test_radius", T::Float, 0.0,
@@ -419,6 +421,7 @@ const std::vector<FieldAccess<FluidParams>>& fluidFields() {
         floatField("remesh_threshold", &F::remeshThreshold),
         boolField("diffusion", &F::diffusion),
         floatField("subgrid_coefficient", &F::subgridCoefficient),
+        boolField("baroclinic_sharing", &F::baroclinicSharing),
         boolField("baroclinic", &F::baroclinic),
         floatField("poison_test_radius", &F::poisonTestRadius),
         boolField("coverage_density", &F::coverageDensity),

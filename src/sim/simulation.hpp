@@ -105,7 +105,8 @@ private:
     void solveVelocityGrid();
     void stretchAndTilt(float dt);
     void computeDensityGradient();
-    void differentiateDensityGrid() const;  // densityGradientGrid_ from densityGrid_
+    void differentiateDensityGrid() const;
+    void keepDepositedMass(UniformGrid<float>& field) const;  // densityGradientGrid_ from densityGrid_
     void generateBaroclinicVorticity(float dt);
     void diffuse(float dt);
     void computeSph(float dt);

@@ -1,0 +1,122 @@
+#include "sim/baroclinic.hpp"
+
+#include "core/parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vfx {
+namespace {
+
+constexpr float kReach = 2.0f;  // grid spacings within which vortons share a point's source
+// Ridge added to the vortons' spread about their mean, in units of reach^2. Outside the dyed
+// fluid a grid point's vortons lie in a thin cap on one side, and moving their mean onto the
+// point is an extrapolation: without a ridge a few weights reach 10^6 times the plain share.
+// With 0.003 reach^2 none exceeds ~300 and a heavy ball's impulse still grows at 97-99% of the
+// exact rate (lattice and random layouts; 0.01 gives 96%, 0.001 98-99% with weights to 1000).
+constexpr float kRidge = 0.003f;
+
+// Smooth, compact weight of a vorton at squared distance d2 from a grid point.
+inline float shareWeight(float d2, float invReach2) {
+    const float q = 1.0f - d2 * invReach2;
+    return q > 0.0f ? q * q : 0.0f;
+}
+
+// Inclusive index range [lo, hi] along each axis, clamped to [0, count - 1].
+struct Range {
+    ivec3 lo, hi;
+};
+
+Range clampRange(ivec3 lo, ivec3 hi, ivec3 count) {
+    return {glm::max(lo, ivec3(0)), glm::min(hi, count - ivec3(1))};
+}
+
+}  // namespace
+
+void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
+                               const vec3& gravity, float ambientDensity, float dt, Vortons& vortons) {
+    const GridShape& shape = densityGradient.shape();
+    const float reach = kReach * std::max({shape.spacing.x, shape.spacing.y, shape.spacing.z});
+    const float invReach2 = 1.0f / (reach * reach);
+    const float scale = dt / ambientDensity * shape.cellVolume();
+    const ivec3 points = shape.points, cells = partition.cells();
+    shares_.assign(shape.pointCount(), PointShare{});
+    const std::vector<uint32_t>& sorted = partition.sortedIndices();
+
+    // Pass 1, per grid point: its source and the weights the vortons around it will take.
+    parallelForEach(0, size_t(points.z), [&](size_t zi) {
+        const int z = int(zi);
+        for (int y = 0; y < points.y; ++y)
+            for (int x = 0; x < points.x; ++x) {
+                const size_t k = shape.index(x, y, z);
+                const vec3 strength = glm::cross(densityGradient[k], gravity) * scale;
+                if (strength == vec3(0.0f)) continue;
+                PointShare& share = shares_[k];
+                share.strength = strength;
+                const vec3 at = shape.pointPosition(x, y, z);
+                // Cells whose vortons can lie within reach of the point.
+                const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), cells);
+                float weightSum = 0.0f;
+                vec3 first(0.0f);
+                mat3 second(0.0f);
+                for (int cz = r.lo.z; cz <= r.hi.z; ++cz)
+                    for (int cy = r.lo.y; cy <= r.hi.y; ++cy)
+                        for (int cx = r.lo.x; cx <= r.hi.x; ++cx) {
+                            const size_t cell = partition.cellIndex(ivec3(cx, cy, cz));
+                            for (uint32_t s = partition.begin(cell); s < partition.end(cell); ++s) {
+                                const vec3 d = vortons.position[sorted[s]] - at;
+                                const float w = shareWeight(glm::dot(d, d), invReach2);
+                                weightSum += w;
+                                first += w * d;
+                                second += w * glm::outerProduct(d, d);
+                            }
+                        }
+                if (weightSum <= 0.0f) continue;  // no vorton within reach: counted as unreached
+                share.weightSum = weightSum;
+                const vec3 mean = first / weightSum;
+                const mat3 spread = second / weightSum - glm::outerProduct(mean, mean);
+                // beta moves the weighted mean position onto the grid point:
+                // sum p (1 + beta.(d - mean)) d = 0 when spread * beta = -mean. The ridge bounds
+                // the extrapolation (and keeps a flat, 2D layout invertible).
+                const mat3 regular = spread + mat3(kRidge * reach * reach);
+                share.meanOffset = mean;
+                share.correction = glm::inverse(regular) * (-mean);
+            }
+    }, 1);
+
+    // Pass 2, per vorton: gather its share of every source point within reach.
+    parallelForEach(0, vortons.size(), [&](size_t i) {
+        const vec3 x = vortons.position[i];
+        const ivec3 cell = shape.cellOf(x);
+        const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), points);
+        vec3 gained(0.0f);
+        for (int pz = r.lo.z; pz <= r.hi.z; ++pz)
+            for (int py = r.lo.y; py <= r.hi.y; ++py)
+                for (int px = r.lo.x; px <= r.hi.x; ++px) {
+                    const PointShare& share = shares_[shape.index(px, py, pz)];
+                    if (share.weightSum <= 0.0f) continue;
+                    const vec3 d = x - shape.pointPosition(px, py, pz);
+                    const float w = shareWeight(glm::dot(d, d), invReach2);
+                    if (w <= 0.0f) continue;
+                    const float part = w / share.weightSum * (1.0f + glm::dot(share.correction, d - share.meanOffset));
+                    gained += part * share.strength;
+                }
+        vortons.vorticity[i] += gained / vortons.volume(i);
+    }, 1024);
+
+    struct Sums {
+        double total = 0.0, unreached = 0.0;
+    };
+    const Sums sums = deterministicReduce<Sums>(shares_.size(), Sums{}, [&](size_t b, size_t e) {
+        Sums s;
+        for (size_t k = b; k < e; ++k) {
+            const double m = glm::length(shares_[k].strength);
+            s.total += m;
+            if (shares_[k].weightSum <= 0.0f) s.unreached += m;
+        }
+        return s;
+    }, [](Sums a, const Sums& b) { return Sums{a.total + b.total, a.unreached + b.unreached}; }, 65536);
+    unreached_ = sums.total > 0.0 ? sums.unreached / sums.total : 0.0;
+}
+
+}  // namespace vfx

@@ -1,0 +1,43 @@
+#pragma once
+// Baroclinic generation from a grid density gradient, handed to the vortons so that the fluid's
+// linear impulse grows at exactly its physical rate.
+//
+// The Boussinesq source d(omega)/dt = grad rho x g / rho0 lives on the grid, and a smeared
+// interface reaches past the outermost vortons. Sampling it at vortons (Gourlay) misses that
+// part: a heavy ball's impulse then grows at 30-70% of g sum(rho' V) / rho0. Here each grid
+// point's source strength S_g V_cell dt is shared among the vortons within two grid spacings
+// with weights that sum to 1 and whose weighted mean position is (nearly) the grid point itself
+// (a moving-least-squares partition with a linear correction, slightly regularised). Sharing
+// keeps the total exactly and the first moment to a few percent, so sum(omega V) and the impulse
+// 1/2 sum(x x omega V) change as the grid source says; and centred differences with zero density
+// at the grid's faces make that source's impulse exactly g sum(rho' V_cell) dt / rho0.
+#include "core/cell_partition.hpp"
+#include "core/uniform_grid.hpp"
+#include "sim/particles.hpp"
+
+#include <vector>
+
+namespace vfx {
+
+class BaroclinicTransfer {
+public:
+    // Adds dt * (grad rho x g) / rho0 from every grid point to the vortons around it. The
+    // partition must hold the vortons' current positions in the cells of gradient.shape().
+    void apply(const UniformGrid<vec3>& densityGradient, const CellPartition& partition, const vec3& gravity,
+               float ambientDensity, float dt, Vortons& vortons);
+    // Share of the grid source (by magnitude) that had no vorton within reach at the last apply.
+    double lastUnreachedShare() const { return unreached_; }
+
+private:
+    struct PointShare {
+        vec3 strength{0.0f};  // S_g V_cell dt
+        vec3 meanOffset{0.0f};  // weighted mean of x_i - x_g
+        vec3 correction{0.0f};  // beta: linear correction of the weights
+        float weightSum = 0.0f;
+    };
+    std::vector<PointShare> shares_;
+    std::vector<uint32_t> active_;  // grid points with a source
+    double unreached_ = 0.0;
+};
+
+}  // namespace vfx
