@@ -254,10 +254,10 @@ DropRun runDrop(float density) {
     const vec3 centre(0.0f, 1.0f, 0.0f);
     test::addBall(sim.vortons(), test::BallSpec{centre, 0.5f, 2048, density, vec3(0.0f), 1});
     const int steps = 30;
-    std::vector<double> y{test::meanPosition(sim.vortons().position).y};
+    std::vector<double> y{test::massCentroid(sim.vortons()).y};
     for (int k = 0; k < steps; ++k) {
         sim.step(kDt);
-        y.push_back(test::meanPosition(sim.vortons().position).y);
+        y.push_back(test::massCentroid(sim.vortons()).y);
     }
     DropRun r;
     r.earlyDisplacement = y[10] - y[0];

@@ -136,6 +136,19 @@ inline void makeInviscid(Simulation& sim) {
     sim.fluid().baroclinic = false;
 }
 
+// Centre of the mass deviation, sum |rho'| V x / sum |rho'| V: where the dyed fluid is, whatever
+// particles carry it (remeshing adds ambient vortons with rho' ~ 0 around it).
+inline dvec3 massCentroid(const Vortons& v) {
+    dvec3 sum(0.0);
+    double weight = 0.0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const double w = std::abs(double(v.density[i])) * double(v.volume(i));
+        sum += w * dvec3(v.position[i]);
+        weight += w;
+    }
+    return weight > 0.0 ? sum / weight : sum;
+}
+
 inline dvec3 meanPosition(const std::vector<vec3>& p) {
     dvec3 sum(0.0);
     for (const vec3& x : p) sum += dvec3(x);

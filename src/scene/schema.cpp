@@ -136,7 +136,7 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
                      "Smagorinsky coefficient C_s, dimensionless: diffusion adds an eddy viscosity (C_s h)^2 |S| (h the vorton spacing, S the strain rate) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
                     .atLeast(0).atMost(1));
     t.push_back(Spec(f, "baroclinic_sharing", T::Bool, true,
-                     "With the grid gradient: each grid point's baroclinic source is shared among the vortons within two grid spacings so that total vorticity and impulse grow at exactly the grid source's rate, g sum(rho' V) / rho0 (false = Gourlay's sampling at the vortons, which misses the part of the interface outside them)."));
+                     "Baroclinic generation at the physical rate: the fluid's impulse grows at g sum(rho' V) / rho0 whatever the vortons' layout. Grid gradient: each grid point's source is shared among the vortons within two grid spacings; SPH gradient: a pairwise SPH curl of rho' g / rho0 whose impulse is exact. false = Gourlay's sampling of the gradient at the vortons, which misses the part of the interface outside them."));
     t.push_back(Spec(f, "baroclinic", T::Bool, true,
                      "Baroclinic generation of vorticity where density gradient and gravity are not parallel (fluid buoyancy)."));
     t.push_back(Spec(f, "poison_test_radius", T::Float, 0.0,

@@ -36,7 +36,7 @@ struct FluidParams {
     float remeshThreshold = 1e-3f;      // lattice nodes below this share of the largest strength are dropped
     bool diffusion = true;              // PSE viscous diffusion
     float subgridCoefficient = 0.17f;   // Smagorinsky C_s of the subgrid eddy viscosity (0 = none)
-    bool baroclinicSharing = true;      // grid source shared among nearby vortons (exact impulse) vs sampled at them
+    bool baroclinicSharing = true;      // baroclinic source at the exact impulse rate (grid: shared; SPH: pairwise curl) vs sampled at vortons
     bool baroclinic = true;             // baroclinic (buoyancy) generation
     float poisonTestRadius = 0.0f;      // walls poisoning reach beyond the wall; 0 = two grid spacings
     bool coverageDensity = true;        // buoyancy gradient from coverage-normalised density (see Simulation)

@@ -478,8 +478,13 @@ bool Simulation::gravityActsOnGrid() const {
 void Simulation::generateBaroclinicVorticity(float dt) {
     if (!gravityActsOnGrid()) return;
     const vec3 g = fluid_.gravity;
-    if (fluid_.densityGradient == GradientSource::Grid && fluid_.baroclinicSharing) {
+    if (fluid_.baroclinicSharing && fluid_.densityGradient == GradientSource::Grid) {
         work_->baroclinic.apply(densityGradientGrid_, partition_, g, fluid_.ambientDensity, dt, vortons_);
+        return;
+    }
+    if (fluid_.baroclinicSharing && vortons_.size() > 0) {
+        work_->sph.addBaroclinicVorticity(vortons_, wallProximity_, vortons_.densityGradient, g,
+                                          fluid_.ambientDensity, dt);
         return;
     }
     const float scale = dt / fluid_.ambientDensity;

@@ -161,6 +161,63 @@ void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>&
     });
 }
 
+// --- exact baroclinic generation -------------------------------------------------------------
+//
+// With grad W_ij = phi_ij r_ij (r_ij = x_i - x_j) and B_i = sum_j V_j phi_ij (r_ij r_ij^T - r_ij^2 I),
+// each vorton gains the strength
+//   d(alpha_i) = 2 dt V_i sum_j V_j phi_ij r_ij x (G_i + G_j),   G_i = B_i^-1 F_i,  F = rho' g / rho0.
+// Pair terms are antisymmetric, so sum d(alpha) = 0. The impulse change 1/2 sum x_i x d(alpha_i),
+// antisymmetrised over pairs, is dt/2 sum_ij V_i V_j phi (r r^T - r^2 I)(G_i + G_j)
+// = dt sum_i V_i B_i G_i = dt sum_i V_i F_i: exactly dt g sum(rho' V) / rho0. Inside the fluid B_i ~ 2I (a full neighbourhood),
+// and the sum is the SPH curl of F; at the edge of a drop with no particles beyond, B_i ~ I and
+// the edge vortons take the share of the interface the missing particles would have had.
+void SphFluid::addBaroclinicVorticity(Vortons& vortons, const std::vector<float>& wallProximity,
+                                      const std::vector<vec3>& gradient, const vec3& gravity, float ambientDensity,
+                                      float dt) const {
+    const size_t n = vortons.size();
+    const std::vector<uint32_t>& order = search_.order();
+    const float h = h_, h2 = h * h;
+    const float gradNorm = -945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h);
+    const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
+    std::vector<float> volume(n);
+    parallelForEachStable(0, n, [&](size_t k) { volume[k] = vortons.volume(order[k]); }, 4096);
+    // phi_km for a candidate m of particle k (0 beyond the support and for k itself).
+    auto forEachNeighbour = [&](size_t k, const Ranges& ranges, int count, auto&& visit) {
+        for (int r = 0; r < count; ++r)
+            for (uint32_t m = ranges[r][0]; m < ranges[r][1]; ++m) {
+                const vec3 d(X[k] - X[m], Y[k] - Y[m], Z[k] - Z[m]);
+                const float q = h2 - glm::dot(d, d);
+                if (q <= 0.0f || m == k) continue;
+                visit(m, d, gradNorm * q * q);
+            }
+    };
+    std::vector<vec3> weighted(n);  // G = B^-1 F in partition order
+    const vec3 force = gravity / ambientDensity;
+    search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
+        mat3 b(0.0f);
+        forEachNeighbour(k, ranges, count, [&](uint32_t m, const vec3& d, float phi) {
+            b += (volume[m] * phi) * (glm::outerProduct(d, d) - mat3(glm::dot(d, d)));
+        });
+        const float trace = b[0][0] + b[1][1] + b[2][2];
+        // An isolated vorton (no neighbour, B = 0) has no interface to share.
+        weighted[k] = trace > 1e-6f ? glm::inverse(b + mat3(1e-4f * trace)) * (vortons.density[order[k]] * force)
+                                    : vec3(0.0f);
+    });
+    search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
+        const uint32_t i = order[k];
+        const float proximity = i < wallProximity.size() ? wallProximity[i] : 1e30f;
+        if (proximity < h) {
+            vortons.vorticity[i] += dt / ambientDensity * glm::cross(gradient[i], gravity);
+            return;
+        }
+        vec3 sum(0.0f);
+        forEachNeighbour(k, ranges, count, [&](uint32_t m, const vec3& d, float phi) {
+            sum += (volume[m] * phi) * glm::cross(d, weighted[k] + weighted[m]);
+        });
+        vortons.vorticity[i] += 2.0f * dt * sum;
+    });
+}
+
 // --- pressure and viscosity ----------------------------------------------------------------
 
 namespace {

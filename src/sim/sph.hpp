@@ -48,6 +48,15 @@ public:
     // of the walls (computeWallKernelShare).
     void densityGradient(const Vortons& vortons, const std::vector<float>& wallProximity,
                          const std::vector<float>& wallShare, const FluidParams& fluid, std::vector<vec3>& out) const;
+    // Baroclinic vorticity gained in dt, added to vortons.vorticity, as the SPH curl of
+    // F = rho' g / rho0 in a pairwise form whose total is zero and whose impulse is exactly
+    // sum F V per unit time (see sph.cpp): the rate physics gives, whatever the layout and even
+    // with no ambient particles around a drop. Vortons within h of a wall (wallProximity) take
+    // dt (grad rho x g) / rho0 from `gradient` (the difference form) instead, as walls would
+    // otherwise look like an interface. `vortons` must be those passed to the last update().
+    void addBaroclinicVorticity(Vortons& vortons, const std::vector<float>& wallProximity,
+                                const std::vector<vec3>& gradient, const vec3& gravity, float ambientDensity,
+                                float dt) const;
     // Pressure-gradient acceleration at each vorton (keeps particles near the rest spacing).
     // wallShare (vorton order; empty = no walls) corrects the number density near walls.
     void pressureAcceleration(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& wallShare,
