@@ -182,6 +182,8 @@ public:
         out_ << ",\n";
         scalars("radius", v.radius);
         out_ << ",\n";
+        scalars("volume", v.volumes);
+        out_ << ",\n";
         vectors("density_gradient", v.densityGradient);
         out_ << "},\n\"tracers\":{";
         vectors("position", t.position);
