@@ -67,8 +67,11 @@ bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
     for (int a = 0; a < 3; ++a) {
         lattice.flat[a] = hi[a] - lo[a] <= 1e-6f * h;
         lattice.flatCoordinate[a] = lo[a];
-        lattice.lo[a] = lattice.flat[a] ? 0 : int(std::floor(lo[a] / h)) - 1;
-        lattice.dims[a] = lattice.flat[a] ? 1 : int(std::floor(hi[a] / h)) + 3 - lattice.lo[a];
+        // In double and range-checked: a vorton flung very far must not overflow the indices.
+        const double first = std::floor(double(lo[a]) / h) - 1.0, last = std::floor(double(hi[a]) / h) + 2.0;
+        if (!lattice.flat[a] && (first < -1e9 || last > 1e9 || last - first + 1.0 > double(kMaxLatticeNodes))) return false;
+        lattice.lo[a] = lattice.flat[a] ? 0 : int(first);
+        lattice.dims[a] = lattice.flat[a] ? 1 : int(last - first) + 1;
         total *= size_t(lattice.dims[a]);
         if (total > kMaxLatticeNodes) return false;
     }
@@ -86,6 +89,7 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings) {
     for (int attempt = 0;; ++attempt) {
         if (!fitLattice(v, h, lattice_)) return false;
         kept = deposit(v, settings.threshold);
+        if (kept == 0) return false;  // nothing to carry: keep the vortons as they are
         if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) break;
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
     }

@@ -56,6 +56,7 @@ void Simulation::reset() {
     substepTime_ = 0.0;
     lastStepMs_ = 0.0;
     lastSubsteps_ = 0;
+    substepCount_ = 0;
     remeshCount_ = 0;
     strainSinceRemesh_ = 0.0f;
     remeshSpacing_ = 0.0f;
@@ -154,7 +155,10 @@ void Simulation::substep(float dt) {
     runPhase("advection", [&] { advect(dt); });
     if (!bodies_.empty()) runPhase("bodies", [&] { interactWithBodies(dt); });
     substepTime_ += dt;
-    strainSinceRemesh_ += maxGridStrainRate_ * dt;
+    ++substepCount_;
+    // Only vpm remeshes: the strain sph and hybrid accumulate does not distort a vpm particle set.
+    if (fluid_.method == FluidMethod::Vpm) strainSinceRemesh_ += maxGridStrainRate_ * dt;
+    else strainSinceRemesh_ = 0.0f;
 }
 
 // Sub-steps still needed to cover `remaining` seconds, from the flow just computed: the fastest
@@ -186,7 +190,9 @@ void Simulation::remesh() {
     }
     RemeshSettings settings;
     settings.spacing = remeshSpacing_;
-    settings.maxCount = size_t(double(fluid_.vortonBudget) * double(remeshBaseCount_));
+    settings.maxCount = fluid_.vortonBudget > 0.0f
+                            ? std::max<size_t>(size_t(double(fluid_.vortonBudget) * double(remeshBaseCount_)), 1)
+                            : 0;
     settings.coreOverlap = fluid_.coreOverlap > 0.0f ? fluid_.coreOverlap : 1.5f;
     settings.threshold = fluid_.remeshThreshold;
     if (!work_->remesher.apply(vortons_, settings)) return;
@@ -458,8 +464,15 @@ void Simulation::keepDepositedMass(UniformGrid<float>& field) const {
     }, [](Sums a, const Sums& c) {
         return Sums{a.rawHeavy + c.rawHeavy, a.rawLight + c.rawLight, a.heavy + c.heavy, a.light + c.light};
     }, 16384);
-    const float heavyScale = sums.heavy > 0.0 ? float(sums.rawHeavy / sums.heavy) : 1.0f;
-    const float lightScale = sums.light < 0.0 ? float(sums.rawLight / sums.light) : 1.0f;
+    // Where most of a part's mass sits on barely covered points (a few scattered vortons) the
+    // ramp removes most of it; scaling the rest up would pile it onto those points, so such a
+    // part is left as the ramp made it.
+    auto restoring = [](double raw, double kept) {
+        const double scale = kept != 0.0 ? raw / kept : 1.0;
+        return float(scale >= 0.5 && scale <= 2.0 ? scale : 1.0);
+    };
+    const float heavyScale = restoring(sums.rawHeavy, sums.heavy);
+    const float lightScale = restoring(sums.rawLight, sums.light);
     parallelForEach(0, field.size(), [&](size_t k) { field[k] *= field[k] > 0.0f ? heavyScale : lightScale; }, 8192);
 }
 
@@ -521,7 +534,7 @@ void Simulation::computeSph(float dt) {
     if (vortons_.size() == 0) return;
     SphFluid& sph = work_->sph;
     const FluidMethod method = fluid_.method;
-    const FluidMethod previous = sph.lastStep == stepCount_ - 1 ? sph.lastMethod : FluidMethod::Vpm;
+    const FluidMethod previous = sph.lastStep == substepCount_ - 1 ? sph.lastMethod : FluidMethod::Vpm;
     sph.carryVelocityAcrossSwitch(vortons_, previous, method, velocityGrid_, dt);
     sph.update(vortons_, fluid_);
     sph.acceleration(vortons_, fluid_, wallShare_, dt, vortons_.sphAcceleration);
@@ -534,7 +547,7 @@ void Simulation::computeSph(float dt) {
     // the flow around the particles, and lets a switch back to vpm continue the motion.
     if (sphOnly) sph.vorticity(vortons_, vortons_.vorticity);
     sph.lastMethod = method;
-    sph.lastStep = stepCount_;
+    sph.lastStep = substepCount_;
 }
 
 // --- 7. advection -----------------------------------------------------------------------------
@@ -549,7 +562,7 @@ void Simulation::advect(float dt) {
     // Leaving hybrid for vpm, the SPH correction would vanish between two steps: it still moves
     // the vortons this step, and its vorticity joins theirs so the vortex velocity takes it over.
     const bool leavingHybrid = fluid_.method == FluidMethod::Vpm && sph.lastMethod == FluidMethod::Hybrid &&
-                               sph.lastStep == stepCount_ - 1 && vortons_.size() > 0;
+                               sph.lastStep == substepCount_ - 1 && vortons_.size() > 0;
     if (leavingHybrid) {
         sph.update(vortons_, fluid_);
         std::vector<vec3> correction;

@@ -135,6 +135,7 @@ private:
     double time_ = 0.0;
     double substepTime_ = 0.0;         // time at the start of the running sub-step
     int lastSubsteps_ = 0;
+    long substepCount_ = 0;            // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
     float strainSinceRemesh_ = 0.0f;   // integral of max|S| dt since the last remesh
     float remeshSpacing_ = 0.0f;       // lattice spacing, set at the first remesh
