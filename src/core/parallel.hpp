@@ -71,13 +71,18 @@ T deterministicReduce(size_t count, T identity, ChunkBody&& chunk, Combine&& com
                       size_t chunkSize = 2048) {
     if (count == 0) return identity;
     const size_t chunks = (count + chunkSize - 1) / chunkSize;
-    std::vector<T> partial(chunks, identity);
+    // One slot object per chunk: std::vector<bool> packs bits, and two chunks writing neighbouring
+    // bits of one word would race.
+    struct Slot {
+        T value;
+    };
+    std::vector<Slot> partial(chunks, Slot{identity});
     parallelForEach(0, chunks, [&](size_t c) {
         const size_t b = c * chunkSize;
-        partial[c] = chunk(b, std::min(count, b + chunkSize));
+        partial[c].value = chunk(b, std::min(count, b + chunkSize));
     }, 1);
     T total = identity;
-    for (const T& p : partial) total = combine(total, p);
+    for (const Slot& p : partial) total = combine(total, p.value);
     return total;
 }
 
