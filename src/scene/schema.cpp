@@ -122,7 +122,7 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
                      "Cap on the sub-steps one step(dt) call takes, dimensionless; past it the sub-steps exceed the CFL and strain limits.")
                     .atLeast(1).atMost(1024));
     t.push_back(Spec(f, "remesh_strain", T::Float, 1.0,
-                     "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; dimensionless, 0 = never. VPM only, and not while the scene has bodies (the lattice does not respect walls).")
+                     "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; dimensionless, 0 = never. VPM only. The lattice ignores walls: in a tank the fluid fills to its walls (the sloshing tank) it piles mass onto them, so such scenes set 0.")
                     .atLeast(0).atMost(1000));
     t.push_back(Spec(f, "vorton_budget", T::Float, 2.5,
                      "Most vortons a remesh may make, as a multiple of the count at the first remesh, dimensionless: past it the lattice coarsens so the cost per step stays bounded while the flow spreads (0 = no limit).")

@@ -173,13 +173,9 @@ int Simulation::substepsFor(float remaining, int taken) const {
     return int(std::clamp(wanted, 1.0, double(budget)));
 }
 
-// Not with bodies: the lattice ignores walls, so nodes it puts inside a solid or beyond a
-// container wall are pushed back onto the wall by the collisions and pile mass there, and the
-// next remesh overshoots on that pile (measured: the sloshing tank at dt 1/30 went unstable near
-// step 450 with remeshing; without it, it stays calm past 1 200 steps).
 bool Simulation::remeshDue() const {
     return fluid_.remeshStrain > 0.0f && fluid_.method == FluidMethod::Vpm && strainSinceRemesh_ >= fluid_.remeshStrain &&
-           vortons_.size() > 0 && bodies_.empty();
+           vortons_.size() > 0;
 }
 
 void Simulation::remesh() {
