@@ -118,8 +118,8 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
     t.push_back(Spec(f, "strain_limit", T::Float, 0.1,
                      "Largest max|grad u| dt, dimensionless, one sub-step may take: bounds how far stretching and tilting act in one explicit update.")
                     .above(0).atMost(10));
-    t.push_back(Spec(f, "max_substeps", T::Int, 16,
-                     "Cap on the sub-steps one step(dt) call takes, dimensionless; past it the sub-steps exceed the CFL and strain limits.")
+    t.push_back(Spec(f, "max_substeps", T::Int, 64,
+                     "Cap on the sub-steps one step(dt) call takes, dimensionless. A bound on the cost of a frame, not on stability: when the cap binds, sub-steps exceed the CFL and strain limits and the flow can go unstable (a 65,536-vorton dye drop at dt 1/30 did with a cap of 16).")
                     .atLeast(1).atMost(1024));
     t.push_back(Spec(f, "remesh_strain", T::Float, 1.0,
                      "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; dimensionless, 0 = never. VPM only. The lattice ignores walls: in a tank the fluid fills to its walls (the sloshing tank) it piles mass onto them, so such scenes set 0.")
