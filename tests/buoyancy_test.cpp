@@ -1,4 +1,4 @@
-// Fluid buoyancy (Gourlay part 8, DESIGN.md section 6): mass deviation on the grid, its
+// Fluid buoyancy (Gourlay part 8): mass deviation on the grid, its
 // gradient, and baroclinic generation d omega/dt = (grad rho x g) / rho0 with the sign that
 // makes heavy fluid sink and light fluid rise.
 #include "sim/simulation.hpp"

@@ -1,4 +1,4 @@
-// Results do not depend on the number of threads (DESIGN.md section 14): the same scene stepped
+// Results do not depend on the number of threads: the same scene stepped
 // on 1 and on 2 threads must give bitwise identical state (memcmp), with buoyancy, diffusion,
 // stretching and tracers all active, for both velocity solvers.
 #include "sim/simulation.hpp"

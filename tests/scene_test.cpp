@@ -206,7 +206,7 @@ TEST(SceneLoad, EveryPresetLoadsAndBuilds) {
     EXPECT_GE(presets, 3u);
 }
 
-TEST(SceneLoad, DyeDropPresetMatchesTheDesign) {
+TEST(SceneLoad, DyeDropPresetIsAStillHeavyBall) {
     const Scene scene = loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/dye_drop.json");
     ASSERT_EQ(scene.vortons.size(), 1u);
     EXPECT_TRUE(scene.bodies.empty());

@@ -1,4 +1,4 @@
-// vortonfx-sim: runs a scene headless (DESIGN.md section 12).
+// vortonfx-sim: runs a scene headless, writes stats, dumps and a progress bar.
 //   vortonfx-sim SCENE.json [--steps N] [--dt S] [--threads N] [--set path=value]...
 //                [--dump FILE.json] [--stats FILE.csv] [--every K] [--quiet] [--params-markdown]
 // Exit 0 on success, 2 on bad input (nothing written), 3 when the simulation produced a

@@ -72,7 +72,7 @@ void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float
 void poisonDensityGradient(UniformGrid<vec3>& densityGradient, const std::vector<RigidBody>& bodies,
                            const Vortons& vortons, const CellPartition& partition, const FluidParams& fluid);
 
-// --- helpers (added by the bodies helper; used by the functions above, tests and benchmarks) ---
+// --- building blocks of the functions above (also used by tests and benchmarks) ---
 
 // Contact of a world point with a body (world frame): distance as contactDistance, the unit
 // normal into the fluid, the contact point on the surface and the face index (-1: sphere).

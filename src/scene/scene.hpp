@@ -1,5 +1,5 @@
 #pragma once
-// Scene description (DESIGN.md section 11): JSON loading, validation, --set overrides and
+// Scene description: JSON loading, validation, --set overrides and
 // building a Simulation from it. Every field and its default comes from scene/schema.
 #include "bodies/body.hpp"
 #include "sim/params.hpp"

@@ -24,7 +24,6 @@ struct ParamSpec {
     bool minExclusive = false;
     std::vector<std::string> choices;  // Enum
     bool needsReset = false;    // true: changing it live needs rebuilding the scene
-    // Added by the scene helper (additive):
     std::string childSection;   // Object / Array of objects: section of the nested keys
     int tupleSize = 0;          // Array of number tuples (planes: 4, vertices: 3); 0 otherwise
     std::vector<std::string> onlyForShapes;  // region/body keys used by these shapes only (empty: all)
