@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config python3
   libtbb-dev libglfw3-dev libglm-dev libimgui-dev python3-glad nlohmann-json3-dev
-  libstb-dev libcli11-dev libgtest-dev libbenchmark-dev libopenvdb-dev python3-openvdb
+  libstb-dev libcli11-dev libgtest-dev libbenchmark-dev libopenvdb-dev libboost-dev python3-openvdb
   xvfb xauth libgl1-mesa-dri)
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,10 @@
 // vortonfx-sim: runs a scene headless, writes stats, dumps and a progress bar.
 //   vortonfx-sim SCENE.json [--steps N] [--dt S] [--threads N] [--set path=value]...
 //                [--dump FILE.json] [--stats FILE.csv] [--every K] [--quiet] [--params-markdown]
+//                [--vdb DIR [--vdb-every K] [--vdb-voxel S]]
 // Exit 0 on success, 2 on bad input (nothing written), 3 when the simulation produced a
 // non-finite value (the message names the step and the phase).
+#include "export/vdb_bake.hpp"
 #include "scene/scene.hpp"
 #include "scene/schema.hpp"
 #include "sim/simulation.hpp"
@@ -43,6 +45,7 @@ struct Options {
     std::string steps, dt, threads, every;  // raw text: checked here for messages naming the flag
     std::vector<std::string> sets;
     std::string dumpPath, statsPath;
+    std::string vdbDir, vdbEvery, vdbVoxel;  // raw text, like the numbers above
     bool quiet = false;
     bool paramsMarkdown = false;
 };
@@ -65,11 +68,11 @@ long parseWhole(const std::string& flag, const std::string& text, long minimum, 
     return value;
 }
 
-float parsePositive(const std::string& flag, const std::string& text) {
+float parsePositive(const std::string& flag, const std::string& text, const char* unit) {
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || !(value > 0.0) || value > 1e6)
-        throw BadInput{flag + ": must be a number > 0 (seconds), got \"" + text + "\""};
+        throw BadInput{flag + ": must be a number > 0 (" + unit + "), got \"" + text + "\""};
     return float(value);
 }
 
@@ -87,10 +90,31 @@ void checkOutputPath(const std::string& flag, const std::string& path) {
 RunSettings settingsFrom(const Options& o, const Scene& scene) {
     RunSettings s;
     s.steps = o.steps.empty() ? scene.time.steps : parseWhole("--steps", o.steps, 0, "a whole number >= 0");
-    s.dt = o.dt.empty() ? scene.time.dt : parsePositive("--dt", o.dt);
+    s.dt = o.dt.empty() ? scene.time.dt : parsePositive("--dt", o.dt, "seconds");
     s.threads = o.threads.empty() ? 0 : int(parseWhole("--threads", o.threads, 1, "a whole number >= 1"));
     s.every = o.every.empty() ? 1 : parseWhole("--every", o.every, 1, "a whole number >= 1");
     return s;
+}
+
+// The bake's settings, checked (directory created and tried) before the simulation starts.
+std::optional<VdbBakeSettings> bakeSettingsFrom(const Options& o) {
+    if (o.vdbDir.empty()) {
+        if (!o.vdbEvery.empty() || !o.vdbVoxel.empty())
+            throw BadInput{std::string(o.vdbEvery.empty() ? "--vdb-voxel" : "--vdb-every") + ": needs --vdb DIR"};
+        return std::nullopt;
+    }
+    VdbBakeSettings b;
+    b.directory = o.vdbDir;
+    b.name = fs::path(o.scenePath).stem().string();
+    if (b.name.empty()) b.name = "scene";
+    b.every = o.vdbEvery.empty() ? 1 : parseWhole("--vdb-every", o.vdbEvery, 1, "a whole number of steps >= 1");
+    b.voxelSize = o.vdbVoxel.empty() ? 0.0f : parsePositive("--vdb-voxel", o.vdbVoxel, "metres");
+    try {
+        checkVdbBake(b);
+    } catch (const BakeError& e) {
+        throw BadInput{e.what()};
+    }
+    return b;
 }
 
 // --- stats CSV -----------------------------------------------------------------------------------
@@ -252,16 +276,16 @@ class Progress {
 public:
     Progress(long total, bool enabled) : total_(total), enabled_(enabled && total > 0 && isatty(fileno(stderr))) {}
 
-    void update(long done, double msPerStep) {
+    void update(long done, double msPerStep, const std::string& extra = "") {
         if (!enabled_) return;
         const auto now = std::chrono::steady_clock::now();
         if (done < total_ && now - last_ < std::chrono::milliseconds(100)) return;
         last_ = now;
         const int width = 30;
         const int filled = int(double(width) * double(done) / double(total_));
-        std::fprintf(stderr, "\r[%s%s] %ld/%ld steps  %.2f ms/step  ETA %.1f s   ", std::string(size_t(filled), '#').c_str(),
+        std::fprintf(stderr, "\r[%s%s] %ld/%ld steps  %.2f ms/step  ETA %.1f s%s   ", std::string(size_t(filled), '#').c_str(),
                      std::string(size_t(width - filled), '.').c_str(), done, total_, msPerStep,
-                     double(total_ - done) * msPerStep / 1000.0);
+                     double(total_ - done) * msPerStep / 1000.0, extra.c_str());
         if (done == total_) std::fputc('\n', stderr);
         std::fflush(stderr);
     }
@@ -322,6 +346,7 @@ int run(const Options& o) {
     checkOutputPath("--stats", o.statsPath);
     if (!o.dumpPath.empty() && fs::path(o.dumpPath) == fs::path(o.statsPath))
         throw BadInput{"--dump and --stats: both name \"" + o.dumpPath + "\", expected two different files"};
+    const std::optional<VdbBakeSettings> bakeSettings = bakeSettingsFrom(o);
 
     Simulation sim;
     sim.setThreads(s.threads);
@@ -335,6 +360,8 @@ int run(const Options& o) {
 
     std::optional<StatsWriter> stats;
     if (!o.statsPath.empty()) stats.emplace(o.statsPath);
+    std::optional<VdbBaker> baker;
+    if (bakeSettings) baker.emplace(*bakeSettings);
     Progress progress(s.steps, !o.quiet);
     double msTotal = 0.0;
     const auto wallStart = std::chrono::steady_clock::now();
@@ -350,12 +377,26 @@ int run(const Options& o) {
         }
         msTotal += sim.lastStepMs();
         if (stats && step % s.every == 0) stats->row(sim);
-        progress.update(step, msTotal / double(step));
+        if (baker && baker->due(sim.stepCount())) {
+            try {
+                baker->writeFrame(sim);
+            } catch (const BakeError& e) {
+                if (stats) stats->finish(sim);
+                std::fprintf(stderr, "\nvortonfx-sim: --vdb: %s; %d earlier frames are complete\n", e.what(), baker->framesWritten());
+                return kExitBadInput;
+            }
+        }
+        progress.update(step, msTotal / double(step),
+                        baker ? "  " + std::to_string(baker->framesWritten()) + " VDB frames" : std::string());
     }
     const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     if (stats) stats->finish(sim);
     if (!o.dumpPath.empty()) writeDump(o.dumpPath, sim);
     if (!o.quiet) printSummary(o.scenePath, s.steps, wallSeconds, msTotal, sim, start, startStrength);
+    if (!o.quiet && baker)
+        std::printf("  baked %d OpenVDB frames: %s ... %s\n", baker->framesWritten(),
+                    baker->framesWritten() ? baker->framePath(1).c_str() : "-",
+                    baker->framesWritten() ? baker->framePath(baker->framesWritten()).c_str() : "-");
     return kExitOk;
 }
 
@@ -376,6 +417,11 @@ int main(int argc, char** argv) {
     app.add_option("--stats", o.statsPath, "Write one CSV row of diagnostics and timings every K steps to this file")
         ->type_name("FILE.csv");
     app.add_option("--every", o.every, "Steps between stats rows (default 1)")->type_name("K");
+    app.add_option("--vdb", o.vdbDir, "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (density, velocity, vorticity, tracers)")
+        ->type_name("DIR");
+    app.add_option("--vdb-every", o.vdbEvery, "Steps between baked frames (default 1)")->type_name("K");
+    app.add_option("--vdb-voxel", o.vdbVoxel, "Voxel size of the baked volumes in metres (default: the simulation's grid)")
+        ->type_name("S");
     app.add_flag("--quiet,-q", o.quiet, "No progress bar and no summary");
     app.add_flag("--params-markdown", o.paramsMarkdown, "Print the scene parameter reference as a Markdown table and exit");
     try {
