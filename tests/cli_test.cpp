@@ -104,6 +104,28 @@ TEST_F(SimCli, UnwritableOutputIsBadInput) {
     EXPECT_NE(r.output.find("--dump"), std::string::npos) << r.output;
 }
 
+TEST_F(SimCli, BadBakeSettingsExit2BeforeTheRun) {
+    const std::string bake = (dir_ / "bake").string();
+    expectBadInput(scene_ + " --vdb '" + bake + "' --vdb-every 0", "--vdb-every");
+    expectBadInput(scene_ + " --vdb '" + bake + "' --vdb-every two", "--vdb-every");
+    expectBadInput(scene_ + " --vdb '" + bake + "' --vdb-voxel -0.1", "--vdb-voxel");
+    expectBadInput(scene_ + " --vdb-every 2", "needs --vdb");
+    EXPECT_FALSE(fs::exists(bake)) << "bake directory created on bad input";
+    const std::string plainFile = writeFile("plain.txt", "not a directory");
+    expectBadInput(scene_ + " --vdb '" + plainFile + "/bake'", "plain.txt");
+    expectBadInput(scene_ + " --vdb '" + plainFile + "'", "not a directory");
+}
+
+TEST_F(SimCli, BakeWritesOneFrameEveryKSteps) {
+    const std::string bake = (dir_ / "bake").string();
+    const RunResult r = run(scene_ + " --steps 5 --vdb '" + bake + "' --vdb-every 2 --quiet");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_TRUE(fs::exists(dir_ / "bake" / "tiny_0001.vdb"));
+    EXPECT_TRUE(fs::exists(dir_ / "bake" / "tiny_0002.vdb"));
+    EXPECT_TRUE(fs::exists(dir_ / "bake" / "tracers" / "tiny_0002.vdb"));
+    EXPECT_FALSE(fs::exists(dir_ / "bake" / "tiny_0003.vdb"));
+}
+
 TEST_F(SimCli, RunWritesDumpAndStats) {
     const RunResult r = run(scene_ + " --steps 4 --every 2 --threads 1 --dump '" + dump_ + "' --stats '" + stats_ + "' --quiet");
     ASSERT_EQ(r.exitCode, 0) << r.output;

@@ -346,7 +346,6 @@ int run(const Options& o) {
     checkOutputPath("--stats", o.statsPath);
     if (!o.dumpPath.empty() && fs::path(o.dumpPath) == fs::path(o.statsPath))
         throw BadInput{"--dump and --stats: both name \"" + o.dumpPath + "\", expected two different files"};
-    const std::optional<VdbBakeSettings> bakeSettings = bakeSettingsFrom(o);
 
     Simulation sim;
     sim.setThreads(s.threads);
@@ -355,6 +354,7 @@ int run(const Options& o) {
     } catch (const SceneError& e) {
         throw BadInput{e.what()};
     }
+    const std::optional<VdbBakeSettings> bakeSettings = bakeSettingsFrom(o);  // creates the directory: last check
     const Diagnostics start = sim.diagnostics();
     const double startStrength = vorticityStrength(sim.vortons());
 
@@ -382,7 +382,7 @@ int run(const Options& o) {
                 baker->writeFrame(sim);
             } catch (const BakeError& e) {
                 if (stats) stats->finish(sim);
-                std::fprintf(stderr, "\nvortonfx-sim: --vdb: %s; %d earlier frames are complete\n", e.what(), baker->framesWritten());
+                std::fprintf(stderr, "\nvortonfx-sim: --vdb: %s; the %d frame(s) before it are complete\n", e.what(), baker->framesWritten());
                 return kExitBadInput;
             }
         }
