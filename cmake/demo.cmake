@@ -30,7 +30,7 @@ file(GLOB VFX_DEMO_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/src/render/*.cpp ${CMAKE_SOURCE_DIR}/src/ui/*.cpp ${CMAKE_SOURCE_DIR}/src/app/demo/*.cpp)
 list(REMOVE_ITEM VFX_DEMO_SOURCES ${VFX_DEMO_CORE_SOURCES})
 add_executable(vortonfx src/app/demo_main.cpp ${VFX_DEMO_SOURCES})
-target_link_libraries(vortonfx PRIVATE vortonfx_demo_core vortonfx_lib vfx_glad PkgConfig::GLFW PkgConfig::IMGUI
+target_link_libraries(vortonfx PRIVATE vortonfx_demo_core vortonfx_vdb vortonfx_lib vfx_glad PkgConfig::GLFW PkgConfig::IMGUI
   OpenGL::GL ${CMAKE_DL_LIBS})
 
 # Tests of the demo. tests/ is shared, so the wiring lives here and runs once the whole

@@ -160,6 +160,27 @@ def check_bad_scene(args):
     return problems
 
 
+def check_bake(args, scene):
+    """The demo's bake: --vdb-frames N stops after N frames, each complete (its points beside it)."""
+    tmp = tempfile.mkdtemp(prefix="vfx-demo-bake-")
+    extra = ["--scene", scene, "--frames", "8", "--vdb", tmp, "--vdb-every", "2", "--vdb-frames", "3", "--quit",
+             "--no-vsync", "--hide-ui"]
+    if args.shaders:
+        extra += ["--shaders", args.shaders]
+    p = run_demo(args, extra)
+    name = os.path.splitext(os.path.basename(scene))[0]
+    frames = sorted(os.path.basename(f) for f in glob.glob(os.path.join(tmp, "*.vdb")))
+    points = sorted(os.path.basename(f) for f in glob.glob(os.path.join(tmp, "tracers", "*.vdb")))
+    expected = [f"{name}_{k:04d}.vdb" for k in (1, 2, 3)]
+    leftovers = [f for f in os.listdir(tmp) + os.listdir(os.path.join(tmp, "tracers")) if f.startswith(".")]
+    shutil.rmtree(tmp, ignore_errors=True)
+    if p.returncode != 0 or frames != expected or points != expected or leftovers:
+        return [f"demo bake: exit {p.returncode}, frames {frames}, points {points}, temporary files {leftovers}; "
+                f"expected {expected}: {p.stderr.strip()[-300:]}"]
+    print(f"demo bake: {len(frames)} frames with points, stopped at --vdb-frames")
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--demo", required=True)
@@ -184,6 +205,7 @@ def main():
         problems += check_preset(args, default, out_dir, with_ui=True)
         problems += check_broken_shader(args)
         problems += check_bad_scene(args)
+        problems += check_bake(args, default)
     print(f"screenshots in {out_dir}")
     for p in problems:
         print("FAIL " + p)

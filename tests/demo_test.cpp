@@ -37,6 +37,10 @@ TEST(DemoOptions, ParsesAScriptedRun) {
     EXPECT_EQ(o.width, 800);
     EXPECT_EQ(o.height, 600);
     EXPECT_EQ(o.overrides, (std::vector<std::string>{"tracers.0.count=1000", "fluid.viscosity=0"}));
+    const DemoOptions bake = parseDemoOptions({"--vdb", "bake", "--vdb-every", "3", "--vdb-frames", "40"});
+    EXPECT_EQ(bake.vdbDir, "bake");
+    EXPECT_EQ(bake.vdbEvery, 3);
+    EXPECT_EQ(bake.vdbFrames, 40);
     EXPECT_EQ(o.show, (std::vector<std::string>{"vortons", "-tracers"}));
 }
 
@@ -53,6 +57,9 @@ TEST(DemoOptions, BadFlagsNameTheFlag) {
     EXPECT_NE(messageOf({"--frames"}).find("expected a value"), std::string::npos);
     EXPECT_NE(messageOf({"--bogus"}).find("--bogus"), std::string::npos);
     EXPECT_NE(messageOf({"--width", "10"}).find("--width"), std::string::npos);
+    EXPECT_NE(messageOf({"--vdb", "bake", "--vdb-every", "0"}).find("--vdb-every"), std::string::npos);
+    EXPECT_NE(messageOf({"--vdb-frames", "3"}).find("needs --vdb"), std::string::npos);
+    EXPECT_NE(messageOf({"--vdb-every", "2"}).find("needs --vdb"), std::string::npos);
     EXPECT_NE(messageOf({"--show", "sparkles"}).find("sparkles"), std::string::npos);
     EXPECT_NE(messageOf({"--quit"}).find("--frames"), std::string::npos);
 }

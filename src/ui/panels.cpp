@@ -202,21 +202,55 @@ void DemoUi::simulationSection(UiModel& m, UiRequests& r) {
     if (ImGui::Checkbox("Vsync", m.vsync)) {}
     tooltip("Wait for the display's refresh: smooth and cool. Off shows the real frame rate.");
     ImGui::SameLine();
-    if (!m.recording) {
-        if (ImGui::Button("Record")) r.startRecording = recordPath_;
-        tooltip("Save every frame as DIR/frame_00001.png ... (for a video). Directory on the right.");
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-        ImGui::InputText("##recdir", recordPath_, sizeof recordPath_);
-        tooltip("Directory for the recorded frames.");
-    } else {
-        if (ImGui::Button("Stop recording")) r.stopRecording = true;
-        tooltip("Stop writing frames.");
-        ImGui::SameLine();
-        ImGui::TextColored(kErrorColor, "REC %d -> %s", m.recordedFrames, m.recordDir.c_str());
-    }
     if (ImGui::Button("Screenshot")) r.screenshot = true;
     tooltip("Save this frame as a PNG (F12 or P).");
+    recordControls(m, r);
+}
+
+void DemoUi::recordControls(const UiModel& m, UiRequests& r) {
+    const RecordingStatus& status = m.recording;
+    if (status.active) {
+        if (ImGui::Button("Stop recording")) r.stopRecording = true;
+        tooltip("Stop (or cancel a bake). Every frame already written is complete; none is left half-written.");
+        ImGui::SameLine();
+        std::string text = "REC";
+        if (status.pngFrames >= 0) text += " " + std::to_string(status.pngFrames) + " PNG";
+        if (status.vdbFrames >= 0) text += " " + std::to_string(status.vdbFrames) + " VDB";
+        ImGui::TextColored(kErrorColor, "%s -> %s", text.c_str(), status.directory.c_str());
+        if (status.vdbFrames >= 0 && status.vdbFrameCount > 0) {
+            const std::string label = std::to_string(status.vdbFrames) + " / " + std::to_string(status.vdbFrameCount) +
+                                      " VDB frames";
+            ImGui::ProgressBar(float(status.vdbFrames) / float(status.vdbFrameCount), ImVec2(-1.0f, 0.0f), label.c_str());
+        }
+        return;
+    }
+    const bool somethingToRecord = record_.pngFrames || record_.vdbFrames;
+    if (!somethingToRecord) ImGui::BeginDisabled();
+    if (ImGui::Button("Record")) {
+        r.startRecording = true;
+        r.record = record_;
+        r.record.directory = recordPath_;
+    }
+    if (!somethingToRecord) ImGui::EndDisabled();
+    tooltip("Start writing into the directory on the right: PNG frames of the view and/or an OpenVDB bake.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::InputText("##recdir", recordPath_, sizeof recordPath_);
+    tooltip("Directory for the recording (created if missing).");
+    ImGui::Checkbox("PNG frames", &record_.pngFrames);
+    tooltip("Every drawn frame as DIR/frame_00001.png ... (for a video).");
+    ImGui::SameLine();
+    ImGui::Checkbox("OpenVDB bake", &record_.vdbFrames);
+    tooltip("Bake the fluid as DIR/<scene>_0001.vdb ...: density, velocity, vorticity and tracer volumes,\n"
+            "and the tracers as OpenVDB points in DIR/tracers/. Opens in Houdini and Blender.");
+    if (!record_.vdbFrames) return;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::DragInt("steps per VDB frame", &record_.vdbEvery, 0.2f, 1, 1000, "%d", ImGuiSliderFlags_AlwaysClamp);
+    tooltip("Simulation steps between baked frames (1 = every step).");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::DragInt("VDB frames", &record_.vdbFrameCount, 1.0f, 0, 100000, record_.vdbFrameCount ? "%d" : "until stopped",
+                   ImGuiSliderFlags_AlwaysClamp);
+    tooltip("Stop after baking this many frames (0 = until stopped). Progress shows while baking.");
 }
 
 void DemoUi::fluidSection(UiModel& m) {

@@ -17,6 +17,7 @@ public:
 private:
     void sceneSection(UiModel& m, UiRequests& r);
     void simulationSection(UiModel& m, UiRequests& r);
+    void recordControls(const UiModel& m, UiRequests& r);
     void fluidSection(UiModel& m);
     void bodiesSection(UiModel& m);
     void renderSection(UiModel& m);
@@ -29,6 +30,7 @@ private:
     char savePath_[512] = "";
     char loadPath_[512] = "";
     char recordPath_[512] = "recording";
+    RecordRequest record_;  // the Record control's settings between frames
     std::string fieldError_;  // last rejected parameter value
     std::string savePathScene_;  // scene the suggested save path was made for
 };

@@ -39,6 +39,24 @@ struct FrameStats {
     double uiMs = 0.0;
 };
 
+// What the Record control starts: PNG frames of the view and/or an OpenVDB bake of the fluid.
+struct RecordRequest {
+    std::string directory = "recording";
+    bool pngFrames = true;   // DIR/frame_00001.png ... every drawn frame
+    bool vdbFrames = false;  // DIR/<scene>_0001.vdb ... (and DIR/tracers/) every vdbEvery steps
+    int vdbEvery = 1;        // simulation steps between baked frames, >= 1
+    int vdbFrameCount = 0;   // baked frames after which recording stops; 0 = until stopped
+};
+
+// What is being recorded now, for the progress readout.
+struct RecordingStatus {
+    bool active = false;
+    std::string directory;
+    int pngFrames = -1;      // frames written; -1 = not recording PNG
+    int vdbFrames = -1;      // frames baked; -1 = not baking
+    int vdbFrameCount = 0;   // target, 0 = until stopped
+};
+
 struct UiRequests {
     std::string loadScenePath;   // load this file (keeps the current scene if it fails)
     bool reload = false;         // re-read the current scene file from disk
@@ -46,8 +64,9 @@ struct UiRequests {
     bool stepOnce = false;
     std::string savePath;        // write the current setup as JSON
     bool screenshot = false;
-    std::string startRecording;  // directory
-    bool stopRecording = false;
+    bool startRecording = false;  // with `record`
+    RecordRequest record;
+    bool stopRecording = false;   // stop or cancel; frames already written stay complete
     bool frameScene = false;
     bool resetView = false;
     bool quit = false;
@@ -73,9 +92,7 @@ struct UiModel {
     int* stepsPerFrame = nullptr;
     bool* vsync = nullptr;
     bool* showHelp = nullptr;
-    bool recording = false;
-    int recordedFrames = 0;
-    std::string recordDir;
+    RecordingStatus recording;
     std::string errorMessage;               // shown in a popup until dismissed
     std::string statusMessage;              // last action, shown at the bottom of the panel
     Diagnostics diagnostics;

@@ -107,6 +107,12 @@ int DemoApp::run() {
             return kExitBadInput;
         }
     }
+    if (!options_.vdbDir.empty()) {
+        if (std::string error = startBake(options_.vdbDir, options_.vdbEvery, options_.vdbFrames); !error.empty()) {
+            std::cerr << "vortonfx: " << error << "\n";
+            return kExitBadInput;
+        }
+    }
     int lastFrame = options_.frames > 0 ? options_.frames : (options_.quit || !options_.screenshotPath.empty() ? 1 : 0);
     lastFrame_ = Clock::now();
     while (!glfwWindowShouldClose(window_) && !requests_.quit) {
@@ -263,6 +269,8 @@ void DemoApp::applyScene(Scene scene, const std::string& status) {
 }
 
 void DemoApp::onSceneBuilt(const std::string& status) {
+    // A bake is one run of one scene: its frames would not follow on from a new one.
+    if (baker_) stopRecording("Scene changed, bake stopped");
     editedFluid_ = scene_.fluid;
     time_ = scene_.time;
     renderer_->setBodies(sim_.bodies());
@@ -303,6 +311,7 @@ void DemoApp::resetScene() {
     renderer_->setBodies(sim_.bodies());
     model_.initialDiagnostics = model_.diagnostics = sim_.diagnostics();
     model_.statusMessage = "Reset " + scene_.path;
+    if (baker_) stopRecording("Reset, bake stopped");
     drag_ = Drag::None;
 }
 
@@ -398,9 +407,7 @@ void DemoApp::frame() {
     model_.stepsPerFrame = &stepsPerFrame_;
     model_.vsync = &vsync_;
     model_.showHelp = &showHelp_;
-    model_.recording = recorder_.active();
-    model_.recordedFrames = recorder_.framesWritten();
-    model_.recordDir = recorder_.directory();
+    model_.recording = recordingStatus();
     if (frameIndex_ % kDiagnosticsEvery == 0) model_.diagnostics = sim_.diagnostics();
     if (showUi_) ui_->draw(model_, requests_);
     else {
@@ -455,7 +462,10 @@ void DemoApp::stepSimulation() {
     int steps = stepOnce_ ? 1 : stepsPerFrame_;
     stepOnce_ = false;
     try {
-        for (int i = 0; i < steps; ++i) sim_.step(time_.dt);
+        for (int i = 0; i < steps; ++i) {
+            sim_.step(time_.dt);
+            bakeIfDue();
+        }
     } catch (const NonFiniteError& e) {
         stopOnSimulationError(e.what());
     } catch (const std::exception& e) {
@@ -510,6 +520,76 @@ void DemoApp::handleKeys() {
             default: break;
         }
     }
+}
+
+// --- recording ------------------------------------------------------------------------------
+
+std::string DemoApp::startRecording(const RecordRequest& request) {
+    if (request.pngFrames) {
+        if (std::string error = recorder_.start(request.directory); !error.empty()) return error;
+    }
+    if (request.vdbFrames) {
+        if (std::string error = startBake(request.directory, request.vdbEvery, request.vdbFrameCount); !error.empty()) {
+            recorder_.stop();
+            return error;
+        }
+    }
+    return "";
+}
+
+std::string DemoApp::startBake(const std::string& directory, int every, int frameCount) {
+    VdbBakeSettings settings;
+    settings.directory = directory;
+    settings.name = std::filesystem::path(scene_.path).stem().string();
+    if (settings.name.empty()) settings.name = "scene";
+    settings.every = every;
+    try {
+        baker_.emplace(settings);
+    } catch (const BakeError& e) {
+        return std::string("OpenVDB bake: ") + e.what();
+    }
+    bakeFrameTarget_ = frameCount;
+    return "";
+}
+
+void DemoApp::stopRecording(const std::string& reason) {
+    std::string what;
+    if (recorder_.active()) what += std::to_string(recorder_.framesWritten()) + " PNG frames";
+    if (baker_) what += std::string(what.empty() ? "" : " and ") + std::to_string(baker_->framesWritten()) + " VDB frames";
+    const std::string directory = baker_ ? baker_->settings().directory : recorder_.directory();
+    if (!what.empty()) model_.statusMessage = reason + ": " + what + " in " + directory;
+    recorder_.stop();
+    baker_.reset();
+    bakeFrameTarget_ = 0;
+}
+
+// Called after every simulation step: a bake follows simulation steps, not drawn frames.
+void DemoApp::bakeIfDue() {
+    if (!baker_ || !baker_->due(sim_.stepCount())) return;
+    try {
+        baker_->writeFrame(sim_);
+    } catch (const BakeError& e) {
+        model_.errorMessage = std::string("OpenVDB bake stopped: ") + e.what();
+        std::cerr << "vortonfx: " << model_.errorMessage << "\n";
+        stopRecording("Bake failed");
+        return;
+    }
+    if (bakeFrameTarget_ > 0 && baker_->framesWritten() >= bakeFrameTarget_) stopRecording("Bake finished");
+}
+
+RecordingStatus DemoApp::recordingStatus() const {
+    RecordingStatus s;
+    s.active = recorder_.active() || baker_.has_value();
+    if (recorder_.active()) {
+        s.pngFrames = recorder_.framesWritten();
+        s.directory = recorder_.directory();
+    }
+    if (baker_) {
+        s.vdbFrames = baker_->framesWritten();
+        s.vdbFrameCount = bakeFrameTarget_;
+        s.directory = baker_->settings().directory;
+    }
+    return s;
 }
 
 void DemoApp::stopOnSimulationError(const std::string& message) {
@@ -597,15 +677,12 @@ void DemoApp::processRequests() {
         stepOnce_ = true;
     }
     if (!r.savePath.empty()) saveScene(r.savePath);
-    if (!r.startRecording.empty()) {
-        std::string error = recorder_.start(r.startRecording);
+    if (r.startRecording) {
+        std::string error = startRecording(r.record);
         if (!error.empty()) model_.errorMessage = error;
-        else model_.statusMessage = "Recording to " + r.startRecording;
+        else model_.statusMessage = "Recording to " + r.record.directory;
     }
-    if (r.stopRecording) {
-        model_.statusMessage = "Recorded " + std::to_string(recorder_.framesWritten()) + " frames to " + recorder_.directory();
-        recorder_.stop();
-    }
+    if (r.stopRecording) stopRecording("Stopped");
     if (r.frameScene) frameScene();
     if (r.resetView) camera_.resetToHome();
 }

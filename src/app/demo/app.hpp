@@ -4,6 +4,7 @@
 #include "app/demo/interaction.hpp"
 #include "app/demo/options.hpp"
 #include "app/demo/scene_library.hpp"
+#include "export/vdb_bake.hpp"
 #include "render/camera.hpp"
 #include "render/capture.hpp"
 #include "render/render_settings.hpp"
@@ -13,6 +14,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,12 @@ private:
     bool openWindow();
     void setupImGui();
     void shutdown();
+    // Recording: PNG frames and/or an OpenVDB bake. Start functions return "" or an error.
+    std::string startRecording(const RecordRequest& request);
+    std::string startBake(const std::string& directory, int every, int frameCount);
+    void stopRecording(const std::string& reason);
+    void bakeIfDue();
+    RecordingStatus recordingStatus() const;
     void frame();
     void stepSimulation();
     void stopOnSimulationError(const std::string& message);
@@ -79,6 +87,8 @@ private:
     UiModel model_;
     UiRequests requests_;
     FrameRecorder recorder_;
+    std::optional<VdbBaker> baker_;  // the Record control's OpenVDB bake, while it runs
+    int bakeFrameTarget_ = 0;        // stop after this many baked frames; 0 = until stopped
 
     bool playing_ = true;
     bool stepOnce_ = false;

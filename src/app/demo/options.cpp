@@ -45,6 +45,9 @@ std::string demoUsage() {
            "  --frames N          run N frames (then screenshot and/or quit)\n"
            "  --screenshot FILE   save a PNG after the last frame\n"
            "  --record DIR        save every frame as DIR/frame_00001.png ...\n"
+           "  --vdb DIR           bake OpenVDB frames DIR/<scene>_0001.vdb ... (and DIR/tracers/)\n"
+           "  --vdb-every K       simulation steps between baked frames (default 1)\n"
+           "  --vdb-frames N      stop baking after N frames (default: bake until quit)\n"
            "  --quit              quit after --frames\n"
            "  --paused            start paused\n"
            "  --hide-ui           draw the scene without panels\n"
@@ -66,6 +69,9 @@ DemoOptions parseDemoOptions(const std::vector<std::string>& args) {
         {"--frames", [&](const std::string& v) { o.frames = parseInt("--frames", v, 1, 100000000); }},
         {"--screenshot", [&](const std::string& v) { o.screenshotPath = v; }},
         {"--record", [&](const std::string& v) { o.recordDir = v; }},
+        {"--vdb", [&](const std::string& v) { o.vdbDir = v; }},
+        {"--vdb-every", [&](const std::string& v) { o.vdbEvery = parseInt("--vdb-every", v, 1, 100000000); }},
+        {"--vdb-frames", [&](const std::string& v) { o.vdbFrames = parseInt("--vdb-frames", v, 1, 100000000); }},
         {"--shaders", [&](const std::string& v) { o.shaderDir = v; }},
         {"--show", [&](const std::string& v) {
              for (const std::string& item : splitList(v)) {
@@ -111,6 +117,8 @@ DemoOptions parseDemoOptions(const std::vector<std::string>& args) {
             throw OptionsError(args[i] + ": unknown option (see --help)");
         }
     }
+    if ((o.vdbEvery != 1 || o.vdbFrames != 0) && o.vdbDir.empty())
+        throw OptionsError(std::string(o.vdbFrames ? "--vdb-frames" : "--vdb-every") + ": needs --vdb DIR");
     if (o.quit && o.frames == 0 && o.screenshotPath.empty())
         throw OptionsError("--quit: needs --frames N (how many frames to run before quitting)");
     return o;

@@ -12,6 +12,9 @@ struct DemoOptions {
     int frames = 0;                    // 0 = run until the window closes
     std::string screenshotPath;        // saved after the last of --frames (or on quit)
     std::string recordDir;             // frame_00001.png ... every frame
+    std::string vdbDir;                // OpenVDB bake <scene>_0001.vdb ... from the start
+    int vdbEvery = 1;                  // steps between baked frames
+    int vdbFrames = 0;                 // stop baking after this many frames; 0 = until quit
     std::string shaderDir;             // "" = search next to the executable and the sources
     bool quit = false;                 // quit after --frames
     bool paused = false;
