@@ -1,9 +1,12 @@
 // Embedding vortonfx in an engine, smallest form: fill a Simulation by hand (no scene file),
 // step it once per frame, read particle positions for your own renderer. Built and run by
-// ctest (Example.EmbedMinimal), so this file stays true.
+// ctest twice: in the build tree (Example.EmbedMinimal) and as an outside project against the
+// installed package (Install.ConsumerBuildsAgainstThePackage), so this file stays true.
 //
-//   link: vortonfx_lib (TBB, GLM, nlohmann-json); include src/ on the include path.
-#include "sim/simulation.hpp"
+//   CMake: find_package(vortonfx 0.2 CONFIG REQUIRED)
+//          target_link_libraries(app PRIVATE vortonfx::vortonfx)
+#include <vortonfx/sim/simulation.hpp>
+#include <vortonfx/version.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -18,13 +21,16 @@ int main() {
     fluid.viscosity = 0.001f;
 
     // A ball of heavy dyed fluid: vortons on a lattice, each with its share of the volume.
+    // Each vorton stands for a cube of fluid (its volume carries mass and circulation); its core
+    // radius overlaps its neighbours' (fluid.core_overlap times the spacing).
     const float spacing = 0.05f, radius = 0.3f;
-    const float sigma = spacing / 1.6119920f;  // core radius whose sphere volume is spacing^3
+    const float volume = spacing * spacing * spacing;
+    const float sigma = fluid.coreOverlap * spacing;
     for (float x = -radius; x <= radius; x += spacing)
         for (float y = -radius; y <= radius; y += spacing)
             for (float z = -radius; z <= radius; z += spacing)
                 if (x * x + y * y + z * z <= radius * radius) {
-                    sim.vortons().add(vfx::vec3(x, y, z), vfx::vec3(0.0f), sigma, /*density deviation*/ 0.5f);
+                    sim.vortons().add(vfx::vec3(x, y, z), vfx::vec3(0.0f), sigma, /*density deviation*/ 0.5f, volume);
                     sim.tracers().add(vfx::vec3(x, y, z) + 0.5f * spacing);  // what you would draw
                 }
 
@@ -36,8 +42,8 @@ int main() {
     double sumY = 0.0;
     for (const vfx::vec3& p : sim.tracers().position) sumY += p.y;
     const double meanY = sumY / double(sim.tracers().size());
-    std::printf("%zu vortons, %zu tracers, 1 s simulated in %.2f ms per step; dyed fluid centre y = %.3f m\n",
-                sim.vortons().size(), sim.tracers().size(), sim.lastStepMs(), meanY);
+    std::printf("vortonfx %s: %zu vortons, %zu tracers, 1 s simulated in %.2f ms per step; dyed fluid centre y = %.3f m\n",
+                VORTONFX_VERSION, sim.vortons().size(), sim.tracers().size(), sim.lastStepMs(), meanY);
     // The heavy ball must have started to sink (exit code checked by ctest).
     return meanY < -0.05 && std::isfinite(meanY) ? 0 : 1;
 }

@@ -4,6 +4,8 @@
 #include "app/demo/options.hpp"
 #include "ui/panels.hpp"
 
+#include <vortonfx/version.hpp>
+
 #include <cstdio>
 #include <iostream>
 
@@ -15,6 +17,10 @@ int main(int argc, char** argv) {
     } catch (const vfx::OptionsError& e) {
         std::cerr << "vortonfx: " << e.what() << "\n" << vfx::demoUsage();
         return vfx::kExitBadInput;
+    }
+    if (options.showVersion) {
+        std::cout << "vortonfx " << VORTONFX_VERSION << "\n";
+        return vfx::kExitOk;
     }
     if (options.showHelp) {
         std::cout << vfx::demoUsage() << "\nIn the window:\n";

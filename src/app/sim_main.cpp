@@ -10,6 +10,7 @@
 #include "sim/simulation.hpp"
 
 #include <CLI/CLI.hpp>
+#include <vortonfx/version.hpp>
 
 #include <unistd.h>
 
@@ -195,7 +196,7 @@ public:
     void write(const Simulation& sim) {
         const Vortons& v = sim.vortons();
         const Tracers& t = sim.tracers();
-        out_ << "{\"step\":" << sim.stepCount() << ",\"time\":" << nlohmann::json(sim.time()).dump() << ",\n\"vortons\":{";
+        out_ << "{\"vortonfx_version\":\"" VORTONFX_VERSION "\",\"step\":" << sim.stepCount() << ",\"time\":" << nlohmann::json(sim.time()).dump() << ",\n\"vortons\":{";
         vectors("position", v.position);
         out_ << ",\n";
         vectors("velocity", v.velocity);
@@ -423,9 +424,13 @@ int main(int argc, char** argv) {
     app.add_option("--vdb-voxel", o.vdbVoxel, "Voxel size of the baked volumes in metres (default: the simulation's grid)")
         ->type_name("S");
     app.add_flag("--quiet,-q", o.quiet, "No progress bar and no summary");
+    app.set_version_flag("--version", "vortonfx-sim " VORTONFX_VERSION);
     app.add_flag("--params-markdown", o.paramsMarkdown, "Print the scene parameter reference as a Markdown table and exit");
     try {
         app.parse(argc, argv);
+    } catch (const CLI::CallForVersion& e) {
+        std::cout << e.what() << "\n";
+        return kExitOk;
     } catch (const CLI::CallForHelp&) {
         std::cout << app.help();
         return kExitOk;

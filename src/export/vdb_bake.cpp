@@ -2,6 +2,8 @@
 
 #include "sim/simulation.hpp"
 
+#include <vortonfx/version.hpp>
+
 #include <openvdb/io/Archive.h>
 #include <openvdb/openvdb.h>
 #include <openvdb/points/PointAttribute.h>
@@ -307,7 +309,7 @@ std::string VdbBaker::writeFrame(const Simulation& sim) {
                                       buildTracerVolume(sim.tracers(), lattice, transform)};
     const openvdb::GridPtrVec points{buildTracerPoints(sim.tracers(), transform)};
     openvdb::MetaMap fileMeta;
-    fileMeta.insertMeta("creator", openvdb::StringMetadata("vortonfx"));
+    fileMeta.insertMeta("creator", openvdb::StringMetadata("vortonfx " VORTONFX_VERSION));
     for (const openvdb::GridBase::Ptr& g : volumes) describeFrame(*g, settings_.name, sim);
     for (const openvdb::GridBase::Ptr& g : points) describeFrame(*g, settings_.name, sim);
     describeFrame(fileMeta, settings_.name, sim);

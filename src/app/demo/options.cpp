@@ -57,6 +57,7 @@ std::string demoUsage() {
            "  --shaders DIR       directory with the GLSL sources\n"
            "  --show LIST         what to draw, e.g. vortons,-tracers,arrows (also grid-arrows, grid,\n"
            "                      bodies, containers, vorticity = colour vortons by |omega|, help, ui)\n"
+           "  --version           print the version and exit\n"
            "  -h, --help          this text\n";
 }
 
@@ -95,6 +96,7 @@ DemoOptions parseDemoOptions(const std::vector<std::string>& args) {
         {"--hide-ui", [&](const std::string&) { o.hideUi = true; }},
         {"--no-vsync", [&](const std::string&) { o.vsync = false; }},
         {"--help", [&](const std::string&) { o.showHelp = true; }},
+        {"--version", [&](const std::string&) { o.showVersion = true; }},
         {"-h", [&](const std::string&) { o.showHelp = true; }},
     };
     for (size_t i = 0; i < args.size(); ++i) {

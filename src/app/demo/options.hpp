@@ -24,6 +24,7 @@ struct DemoOptions {
     int height = 800;
     int threads = 0;                   // 0 = all hardware threads
     bool showHelp = false;
+    bool showVersion = false;
     // --show: render toggles applied after the scene loads, e.g. "vortons,-tracers,arrows".
     std::vector<std::string> show;
 };

@@ -16,12 +16,12 @@ std::vector<std::string> resourceRoots(const std::string& executablePath) {
     fs::path exe = fs::canonical("/proc/self/exe", ec);
     if (ec && !executablePath.empty()) exe = fs::absolute(executablePath, ec);
     if (!exe.empty()) {
-        roots.push_back(exe.parent_path().string());
-        roots.push_back(exe.parent_path().parent_path().string());
+        const fs::path dir = exe.parent_path();
+        roots.push_back(dir.string());
+        roots.push_back((dir / "share" / "vortonfx").string());           // build tree (links to the sources)
+        roots.push_back((dir.parent_path() / "share" / "vortonfx").string());  // installed: PREFIX/bin, PREFIX/share
+        roots.push_back(dir.parent_path().string());                     // a build directory inside the sources
     }
-#ifdef VFX_SOURCE_DIR
-    roots.push_back(VFX_SOURCE_DIR);
-#endif
     return roots;
 }
 

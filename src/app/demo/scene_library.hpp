@@ -1,7 +1,8 @@
 #pragma once
 // Finding things on disk: the presets in scenes/, the shader directory, and resolving a scene
-// path given on the command line. Works from the repo root, from the build directory and from
-// anywhere else (falls back to the source directory compiled in as VFX_SOURCE_DIR).
+// path given on the command line. Works from the repo root, from the build directory, installed
+// (PREFIX/bin/vortonfx finds PREFIX/share/vortonfx) and from anywhere else: nothing is found
+// through a path compiled in.
 #include <string>
 #include <vector>
 
@@ -15,8 +16,9 @@ struct PresetInfo {
     std::string error;        // non-empty if the file does not load
 };
 
-// Directories searched, in order: the working directory, next to the executable (and its
-// parent), then VFX_SOURCE_DIR.
+// Directories searched, in order: the working directory, next to the executable, its
+// share/vortonfx (the build tree's links to the sources), ../share/vortonfx (installed), and
+// the executable's parent (a build directory inside the source tree).
 std::vector<std::string> resourceRoots(const std::string& executablePath);
 // First root that has the given sub-directory; "" if none.
 std::string findResourceDir(const std::vector<std::string>& roots, const std::string& subdir);
