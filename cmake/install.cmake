@@ -61,6 +61,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 # The programs' shared libraries are found by dpkg-shlibdeps; a consumer's CMake project also
 # needs the headers of what the library's interface exposes.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libtbb-dev, libglm-dev, nlohmann-json3-dev")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopenvdb-dev, libimath-dev (for vortonfx::vdb)")
+# GLFW opens libGL at run time, so dpkg-shlibdeps cannot see it.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libtbb-dev, libglm-dev, nlohmann-json3-dev, libgl1")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri")
+# What linking vortonfx::vdb (the OpenVDB bake) needs.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopenvdb-dev, libimath-dev, libboost-dev")
 include(CPack)

@@ -39,7 +39,7 @@ if [ "$mode" = consumer ]; then
   flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs vortonfx)
   # shellcheck disable=SC2086
   c++ -std=c++17 -O2 "$work/consumer/embed_minimal.cpp" -o "$work/embed_pc" $flags
-  "$work/embed_pc"
+  LD_LIBRARY_PATH="$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$work/embed_pc"  # a shared build in a private prefix
   grep -q "^Version: $version$" "$prefix/lib/pkgconfig/vortonfx.pc"
   echo "PASS: CMake package and pkg-config consumers built and ran against vortonfx $version"
 else

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the .deb, installs it with apt-get (as root), and uses it as a user would: the
+# programs from another directory on an installed preset, and an outside CMake project that
+# finds the package. Removes the package afterwards.
+#   bash scripts/check_deb.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+(cd "$build" && cpack -G DEB >/dev/null)
+deb=$(ls "$build"/vortonfx_*.deb | head -n 1)
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$deb" >/dev/null
+trap 'DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq vortonfx >/dev/null; rm -rf "$work"' EXIT
+work=$(mktemp -d)
+cd "$work"
+vortonfx-sim --version
+vortonfx --version
+vortonfx-sim /usr/share/vortonfx/scenes/dye_drop.json --steps 3 --quiet
+if command -v xvfb-run >/dev/null; then
+  xvfb-run -a -s "-screen 0 1280x800x24" vortonfx --frames 2 --screenshot shot.png --quit >/dev/null
+  [ -s shot.png ] || { echo "FAIL: the installed demo saved no screenshot"; exit 1; }
+fi
+cp "$root/examples/CMakeLists.txt" "$root/examples/embed_minimal.cpp" "$work/"
+cmake -S "$work" -B "$work/build" >/dev/null
+cmake --build "$work/build" >/dev/null
+"$work/build/embed_minimal"
+echo "PASS: $(basename "$deb") installs, runs from $work and serves a CMake consumer"
