@@ -2,6 +2,7 @@
 // or the JSON path and write nothing; a good run writes the dump and stats it promises.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <vortonfx/version.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -132,6 +133,7 @@ TEST_F(SimCli, RunWritesDumpAndStats) {
     std::ifstream dumpFile(dump_);
     const nlohmann::json d = nlohmann::json::parse(dumpFile);
     EXPECT_EQ(d["step"], 4);
+    EXPECT_EQ(d["vortonfx_version"], VORTONFX_VERSION);
     for (const char* key : {"position", "velocity", "vorticity", "density", "radius", "density_gradient"})
         EXPECT_EQ(d["vortons"][key].size(), 64u) << key;
     EXPECT_EQ(d["tracers"]["position"].size(), 32u);
@@ -148,7 +150,7 @@ TEST_F(SimCli, RunWritesDumpAndStats) {
     EXPECT_EQ(rows, 2u);
     for (const char* column : {"step,time,ms_step,vortons,tracers,kinetic_energy,circulation_x,circulation_y,circulation_z,"
                                "impulse_x,impulse_y,impulse_z,angular_impulse_x", "mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,ms_",
-                               "body_ball_x,body_ball_y,body_ball_z"})
+                               "body_ball_x,body_ball_y,body_ball_z,vortonfx_version"})
         EXPECT_NE(header.find(column), std::string::npos) << header;
 }
 

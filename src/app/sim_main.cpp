@@ -152,6 +152,7 @@ public:
         for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
         for (const RigidBody& b : sim.bodies())
             if (!b.name.empty()) line += "," + number(b.position.x) + "," + number(b.position.y) + "," + number(b.position.z);
+        line += "," VORTONFX_VERSION;  // the file has no other place for metadata that CSV readers keep
         out_ << line << '\n';
         out_.flush();
     }
@@ -177,6 +178,7 @@ private:
                 const std::string c = "body_" + columnName(b.name);
                 header += "," + c + "_x," + c + "_y," + c + "_z";
             }
+        header += ",vortonfx_version";
         out_ << header << '\n';
         headerWritten_ = true;
     }
