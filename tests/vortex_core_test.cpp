@@ -295,8 +295,8 @@ namespace {
 // A heavy ball released from rest starts to fall like a sphere in potential flow: the fluid's
 // impulse grows at g M'/rho0 and the impulse of a sphere moving at U is (3/2) V U, so its centre
 // of mass accelerates at (2/3) g rho'/rho0 at first. Measured from the dyed fluid's mean
-// velocity in step 5 (before the ring forms), which the vorticity of the 4 steps before it
-// induces (a step moves particles with the velocity solved at its start); within 10%.
+// velocity after 5 steps (before the ring forms), solved from the vorticity those 5 steps made
+// (so the measurement does not depend on how the integrator blends velocities); within 10%.
 TEST(Baroclinic, HeavyBallStartsToFallAtTwoThirdsOfReducedGravity) {
     for (GradientSource source : {GradientSource::Grid, GradientSource::Sph}) {
         Simulation sim;
@@ -307,13 +307,15 @@ TEST(Baroclinic, HeavyBallStartsToFallAtTwoThirdsOfReducedGravity) {
         const float dt = 0.01f;
         for (int k = 0; k < steps; ++k) sim.step(dt);
         const Vortons& v = sim.vortons();
+        std::vector<vec3> velocity;
+        sim.velocityAtPoints(v.position, velocity);
         double momentum = 0.0, mass = 0.0;
         for (size_t i = 0; i < v.size(); ++i) {
             const double m = std::abs(double(v.density[i])) * v.volume(i);
-            momentum += m * v.velocity[i].y;
+            momentum += m * velocity[i].y;
             mass += m;
         }
-        const double acceleration = -momentum / mass / ((steps - 1) * double(dt));
+        const double acceleration = -momentum / mass / (steps * double(dt));
         const double expected = 2.0 / 3.0 * 9.8 * density / sim.fluid().ambientDensity;
         std::cout << (source == GradientSource::Grid ? "grid" : "SPH") << " gradient: early acceleration "
                   << acceleration << " m/s^2, (2/3) g rho'/rho0 = " << expected << "\n";

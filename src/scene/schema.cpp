@@ -130,6 +130,8 @@ void addFluidSpecs(std::vector<ParamSpec>& t) {
     t.push_back(Spec(f, "remesh_threshold", T::Float, 1e-3,
                      "Lattice nodes whose vorticity and mass-deviation strengths are both below this share of the largest are not kept as vortons when remeshing, dimensionless.")
                     .atLeast(0).atMost(0.5));
+    t.push_back(Spec(f, "adams_bashforth", T::Bool, true,
+                     "Second-order time integration: particle motion and vortex stretching use the two-step Adams-Bashforth rule (this sub-step's rate and the last one's), so an inviscid ring keeps its energy at the same sub-step size; false = one-step rules (the frozen-field midpoint for motion, Euler for stretching), first order in time. The first sub-step after a reset or a remesh is one-step."));
     t.push_back(Spec(f, "diffusion", T::Bool, true,
                      "Viscous diffusion of vorticity by particle strength exchange (acts when viscosity > 0)."));
     t.push_back(Spec(f, "subgrid_coefficient", T::Float, 0.17,
@@ -416,6 +418,7 @@ const std::vector<FieldAccess<FluidParams>>& fluidFields() {
         floatField("cfl_limit", &F::cflLimit),
         floatField("strain_limit", &F::strainLimit),
         intField("max_substeps", &F::maxSubsteps),
+        boolField("adams_bashforth", &F::adamsBashforth),
         floatField("remesh_strain", &F::remeshStrain),
         floatField("vorton_budget", &F::vortonBudget),
         floatField("remesh_threshold", &F::remeshThreshold),

@@ -31,6 +31,7 @@ struct FluidParams {
     float cflLimit = 1.0f;              // largest |u| dt / h a sub-step may take
     float strainLimit = 0.1f;           // largest max|grad u| dt a sub-step may take
     int maxSubsteps = 64;               // cap on sub-steps per step(frame_dt) call
+    bool adamsBashforth = true;         // second-order two-step time integration of motion and stretching (false: one-step)
     float remeshStrain = 1.0f;          // accumulated strain (integral of max|S| dt) that triggers a remesh (0 = never; vpm only)
     float vortonBudget = 2.5f;          // most vortons remeshing may make, as a multiple of the count at the first remesh (0 = no limit)
     float remeshThreshold = 1e-3f;      // lattice nodes below this share of the largest strength are dropped

@@ -21,6 +21,36 @@ NonFiniteError::NonFiniteError(long stepIndex, const std::string& phaseName)
     : std::runtime_error("non-finite value at step " + std::to_string(stepIndex) + " in phase " + phaseName),
       step(stepIndex), phase(phaseName) {}
 
+// Rates of the last sub-step, per particle, for the two-step Adams-Bashforth rule. Valid only
+// for the particle set they were taken on: a remesh, a reset or a change of count drops them.
+struct MotionHistory {
+    std::vector<vec3> vortonVelocity;  // vortex velocity at each vorton
+    std::vector<vec3> stretching;      // d(omega)/dt from stretching and tilting
+    std::vector<vec3> tracerVelocity;
+    float dt = 0.0f;                   // the sub-step they were used for; 0 = none
+    bool stretchingValid = false;
+
+    void clear() {
+        dt = 0.0f;
+        stretchingValid = false;
+        vortonVelocity.clear();
+        stretching.clear();
+        tracerVelocity.clear();
+    }
+};
+
+// Weights of x += dt (current f_n + previous f_n-1): the variable-step two-step Adams-Bashforth
+// rule for a step dt after one of previousDt (second order), or the one-step rule without one.
+struct StepWeights {
+    float current = 1.0f;
+    float previous = 0.0f;
+};
+StepWeights adamsBashforthWeights(bool twoStep, float dt, float previousDt) {
+    if (!twoStep || !(previousDt > 0.0f)) return {};
+    const float r = dt / previousDt;
+    return {1.0f + 0.5f * r, -0.5f * r};
+}
+
 struct Simulation::Workspace {
     VortonTree tree;
     SphFluid sph;
@@ -34,6 +64,7 @@ struct Simulation::Workspace {
     std::vector<float> volume;
     UniformGrid<float> coverage;     // vorton volume per cell volume at each grid point
     UniformGrid<float> gradientSource;  // the field whose gradient drives buoyancy
+    MotionHistory history;
 };
 
 // Every phase a step can run, in step order: timers (and the CSV columns made from them) list
@@ -147,6 +178,7 @@ void Simulation::step(float frameDt) {
 
 void Simulation::substep(float dt) {
     if (fluid_.stretching) runPhase("stretching", [&] { stretchAndTilt(dt); });
+    else work_->history.stretchingValid = false;
     runPhase("density", [&] { computeDensityGradient(); });
     if (fluid_.baroclinic) runPhase("baroclinic", [&] { generateBaroclinicVorticity(dt); });
     if (fluid_.diffusion && (fluid_.viscosity > 0.0f || fluid_.subgridCoefficient > 0.0f))
@@ -196,6 +228,7 @@ void Simulation::remesh() {
     settings.coreOverlap = fluid_.coreOverlap > 0.0f ? fluid_.coreOverlap : 1.5f;
     settings.threshold = fluid_.remeshThreshold;
     if (!work_->remesher.apply(vortons_, settings)) return;
+    work_->history.clear();  // new particles have no past
     remeshSpacing_ = work_->remesher.lastSpacing();
     ++remeshCount_;
 }
@@ -326,7 +359,11 @@ void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<v
 
 void Simulation::stretchAndTilt(float dt) {
     // J * omega = (omega . grad) u with column j of J holding du/dx_j (computed with the velocity).
-    parallelForEach(0, vortons_.size(), [&](size_t i) {
+    MotionHistory& history = work_->history;
+    const bool twoStep = fluid_.adamsBashforth && history.stretchingValid && history.stretching.size() == vortons_.size();
+    const StepWeights weights = adamsBashforthWeights(twoStep, dt, history.dt);
+    history.stretching.resize(vortons_.size());
+    parallelForEachStable(0, vortons_.size(), [&](size_t i) {
         const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
         const vec3 w = vortons_.vorticity[i];
         vec3 rate;
@@ -335,8 +372,11 @@ void Simulation::stretchAndTilt(float dt) {
             case StretchingScheme::Transpose: rate = glm::transpose(j) * w; break;
             default: rate = 0.5f * (j * w + glm::transpose(j) * w); break;
         }
-        vortons_.vorticity[i] = w + dt * rate;
+        const vec3 previous = history.stretching[i];
+        history.stretching[i] = rate;
+        vortons_.vorticity[i] = w + dt * (weights.current * rate + weights.previous * previous);
     }, 1024);
+    history.stretchingValid = true;
 }
 
 // --- 4. density deviation on the grid, its gradient, baroclinic generation --------------------
@@ -553,11 +593,14 @@ void Simulation::computeSph(float dt) {
 // --- 7. advection -----------------------------------------------------------------------------
 
 void Simulation::advect(float dt) {
-    // Midpoint rule in the frozen grid velocity field: second order along curved streamlines
-    // (a ring's swirl) at the cost of one extra trilinear lookup, no extra velocity solve.
+    // Two-step Adams-Bashforth on the velocity at each particle: second order in time, in a flow
+    // that changes as it moves (a ring's swirl travels with the ring). Without a last step (the
+    // first, after a remesh, or adams_bashforth off): the midpoint rule in the frozen grid field,
+    // second order along curved streamlines but first order in the field's own change.
     // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot
     // make results depend on the thread count.)
     const UniformGrid<vec3>& u = velocityGrid_;
+    MotionHistory& history = work_->history;
     SphFluid& sph = work_->sph;
     // Leaving hybrid for vpm, the SPH correction would vanish between two steps: it still moves
     // the vortons this step, and its vorticity joins theirs so the vortex velocity takes it over.
@@ -576,22 +619,38 @@ void Simulation::advect(float dt) {
         // from the positions before this advection).
         sph.interpolateToGrid(vortons_, gridShape_);
         sph.advectTracers(tracers_, u, vortexVelocity, dt);
+        history.tracerVelocity.clear();
     } else {
+        const bool twoStep = fluid_.adamsBashforth && history.tracerVelocity.size() == tracers_.size();
+        const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
+        history.tracerVelocity.resize(tracers_.size());
         parallelForEachStable(0, tracers_.size(), [&](size_t i) {
             const vec3 x = tracers_.position[i];
-            const vec3 v = u.interpolate(x + 0.5f * dt * u.interpolate(x));
+            const vec3 now = u.interpolate(x);
+            const vec3 v = twoStep ? w.current * now + w.previous * history.tracerVelocity[i]
+                                   : u.interpolate(x + 0.5f * dt * now);
+            history.tracerVelocity[i] = now;
             tracers_.velocity[i] = v;
             tracers_.position[i] = x + dt * v;
         }, 4096);
     }
+    const bool twoStep = fluid_.adamsBashforth && history.vortonVelocity.size() == vortons_.size();
+    const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
+    history.vortonVelocity.resize(vortons_.size());
     parallelForEachStable(0, vortons_.size(), [&](size_t i) {
         const vec3 x = vortons_.position[i];
         vec3 v(0.0f);
-        if (vortexVelocity) v = u.interpolate(x + 0.5f * dt * u.interpolate(x));
+        if (vortexVelocity) {
+            const vec3 now = u.interpolate(x);
+            v = twoStep ? w.current * now + w.previous * history.vortonVelocity[i] : u.interpolate(x + 0.5f * dt * now);
+            history.vortonVelocity[i] = now;
+        }
         if (sphVelocity) v += vortons_.sphVelocity[i];
         vortons_.velocity[i] = v;
         vortons_.position[i] = x + dt * v;
     }, 2048);
+    if (!vortexVelocity) history.vortonVelocity.clear();  // nothing recorded: no past to use later
+    history.dt = dt;
 }
 
 // --- 8. bodies --------------------------------------------------------------------------------
