@@ -45,11 +45,18 @@ struct StepWeights {
     float current = 1.0f;
     float previous = 0.0f;
 };
+// A step more than twice the last one extrapolates the old rate too far (the weight of f_n-1
+// grows with the ratio): such a step, rare (a frame's sub-step count halving), is one-step.
+constexpr float kLargestStepRatio = 2.0f;
 StepWeights adamsBashforthWeights(bool twoStep, float dt, float previousDt) {
-    if (!twoStep || !(previousDt > 0.0f)) return {};
+    if (!twoStep || !(previousDt > 0.0f) || dt > kLargestStepRatio * previousDt) return {};
     const float r = dt / previousDt;
     return {1.0f + 0.5f * r, -0.5f * r};
 }
+
+// A vorton a wall moved in the last collision pass: its last rate belongs to where it was
+// before the wall put it back, so it takes the one-step rule.
+bool movedByWall(const Vortons& v, size_t i) { return v.hitWall.size() == v.size() && v.hitWall[i]; }
 
 struct Simulation::Workspace {
     VortonTree tree;
@@ -374,7 +381,8 @@ void Simulation::stretchAndTilt(float dt) {
         }
         const vec3 previous = history.stretching[i];
         history.stretching[i] = rate;
-        vortons_.vorticity[i] = w + dt * (weights.current * rate + weights.previous * previous);
+        const StepWeights use = movedByWall(vortons_, i) ? StepWeights{} : weights;
+        vortons_.vorticity[i] = w + dt * (use.current * rate + use.previous * previous);
     }, 1024);
     history.stretchingValid = true;
 }
@@ -627,8 +635,8 @@ void Simulation::advect(float dt) {
         parallelForEachStable(0, tracers_.size(), [&](size_t i) {
             const vec3 x = tracers_.position[i];
             const vec3 now = u.interpolate(x);
-            const vec3 v = twoStep ? w.current * now + w.previous * history.tracerVelocity[i]
-                                   : u.interpolate(x + 0.5f * dt * now);
+            const vec3 v = twoStep && w.previous != 0.0f ? w.current * now + w.previous * history.tracerVelocity[i]
+                                                         : u.interpolate(x + 0.5f * dt * now);
             history.tracerVelocity[i] = now;
             tracers_.velocity[i] = v;
             tracers_.position[i] = x + dt * v;
@@ -642,7 +650,9 @@ void Simulation::advect(float dt) {
         vec3 v(0.0f);
         if (vortexVelocity) {
             const vec3 now = u.interpolate(x);
-            v = twoStep ? w.current * now + w.previous * history.vortonVelocity[i] : u.interpolate(x + 0.5f * dt * now);
+            v = twoStep && w.previous != 0.0f && !movedByWall(vortons_, i)
+                    ? w.current * now + w.previous * history.vortonVelocity[i]
+                    : u.interpolate(x + 0.5f * dt * now);
             history.vortonVelocity[i] = now;
         }
         if (sphVelocity) v += vortons_.sphVelocity[i];
