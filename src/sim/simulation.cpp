@@ -679,6 +679,11 @@ Diagnostics Simulation::diagnostics() const {
         dvec3 circulation{0.0}, linear{0.0}, angular{0.0};
     };
     const double rho0 = fluid_.ambientDensity;
+    // The flow's energy needs the velocity the vorticity induces now, at the vortons as they are:
+    // the velocity the last step moved them with is a blend over the step (and a different blend
+    // right after a remesh), which would make the measure jump with the integrator.
+    std::vector<vec3> induced;
+    if (!vortons_.position.empty()) velocityAtPoints(vortons_.position, induced);
     Sums s = deterministicReduce<Sums>(vortons_.size(), Sums{}, [&](size_t b, size_t e) {
         Sums r;
         for (size_t i = b; i < e; ++i) {
@@ -687,7 +692,7 @@ Diagnostics Simulation::diagnostics() const {
             const dvec3 strength = dvec3(vortons_.vorticity[i]) * volume;
             const dvec3 u(vortons_.velocity[i]);
             r.energy += 0.5 * glm::dot(u, u) * (rho0 + vortons_.density[i]) * volume;
-            r.fieldEnergy += rho0 * glm::dot(u, glm::cross(x, strength));
+            r.fieldEnergy += rho0 * glm::dot(dvec3(induced[i]), glm::cross(x, strength));
             r.massParticles += double(vortons_.density[i]) * volume;
             r.maxSpeed = std::max(r.maxSpeed, glm::length(u));
             r.circulation += strength;
