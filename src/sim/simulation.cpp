@@ -28,11 +28,9 @@ struct MotionHistory {
     std::vector<vec3> stretching;      // d(omega)/dt from stretching and tilting
     std::vector<vec3> tracerVelocity;
     float dt = 0.0f;                   // the sub-step they were used for; 0 = none
-    bool stretchingValid = false;
 
     void clear() {
         dt = 0.0f;
-        stretchingValid = false;
         vortonVelocity.clear();
         stretching.clear();
         tracerVelocity.clear();
@@ -44,6 +42,7 @@ struct MotionHistory {
 struct StepWeights {
     float current = 1.0f;
     float previous = 0.0f;
+    bool twoStep() const { return previous != 0.0f; }
 };
 // A step more than twice the last one extrapolates the old rate too far (the weight of f_n-1
 // grows with the ratio): such a step, rare (a frame's sub-step count halving), is one-step.
@@ -57,6 +56,16 @@ StepWeights adamsBashforthWeights(bool twoStep, float dt, float previousDt) {
 // A vorton a wall moved in the last collision pass: its last rate belongs to where it was
 // before the wall put it back, so it takes the one-step rule.
 bool movedByWall(const Vortons& v, size_t i) { return v.hitWall.size() == v.size() && v.hitWall[i]; }
+
+// Velocity a particle at x moves with for a step dt: the two-step rule from its velocity in the
+// field now and last sub-step's (`previous`, replaced by now's), else the midpoint rule in the
+// frozen field.
+vec3 stepVelocity(const UniformGrid<vec3>& u, const vec3& x, float dt, StepWeights w, vec3& previous) {
+    const vec3 now = u.interpolate(x);
+    const vec3 v = w.twoStep() ? w.current * now + w.previous * previous : u.interpolate(x + 0.5f * dt * now);
+    previous = now;
+    return v;
+}
 
 struct Simulation::Workspace {
     VortonTree tree;
@@ -185,7 +194,7 @@ void Simulation::step(float frameDt) {
 
 void Simulation::substep(float dt) {
     if (fluid_.stretching) runPhase("stretching", [&] { stretchAndTilt(dt); });
-    else work_->history.stretchingValid = false;
+    else work_->history.stretching.clear();  // a later stretching step has no last rate
     runPhase("density", [&] { computeDensityGradient(); });
     if (fluid_.baroclinic) runPhase("baroclinic", [&] { generateBaroclinicVorticity(dt); });
     if (fluid_.diffusion && (fluid_.viscosity > 0.0f || fluid_.subgridCoefficient > 0.0f))
@@ -367,7 +376,7 @@ void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<v
 void Simulation::stretchAndTilt(float dt) {
     // J * omega = (omega . grad) u with column j of J holding du/dx_j (computed with the velocity).
     MotionHistory& history = work_->history;
-    const bool twoStep = fluid_.adamsBashforth && history.stretchingValid && history.stretching.size() == vortons_.size();
+    const bool twoStep = fluid_.adamsBashforth && history.stretching.size() == vortons_.size();
     const StepWeights weights = adamsBashforthWeights(twoStep, dt, history.dt);
     history.stretching.resize(vortons_.size());
     parallelForEachStable(0, vortons_.size(), [&](size_t i) {
@@ -384,7 +393,6 @@ void Simulation::stretchAndTilt(float dt) {
         const StepWeights use = movedByWall(vortons_, i) ? StepWeights{} : weights;
         vortons_.vorticity[i] = w + dt * (use.current * rate + use.previous * previous);
     }, 1024);
-    history.stretchingValid = true;
 }
 
 // --- 4. density deviation on the grid, its gradient, baroclinic generation --------------------
@@ -634,10 +642,7 @@ void Simulation::advect(float dt) {
         history.tracerVelocity.resize(tracers_.size());
         parallelForEachStable(0, tracers_.size(), [&](size_t i) {
             const vec3 x = tracers_.position[i];
-            const vec3 now = u.interpolate(x);
-            const vec3 v = twoStep && w.previous != 0.0f ? w.current * now + w.previous * history.tracerVelocity[i]
-                                                         : u.interpolate(x + 0.5f * dt * now);
-            history.tracerVelocity[i] = now;
+            const vec3 v = stepVelocity(u, x, dt, w, history.tracerVelocity[i]);
             tracers_.velocity[i] = v;
             tracers_.position[i] = x + dt * v;
         }, 4096);
@@ -648,13 +653,8 @@ void Simulation::advect(float dt) {
     parallelForEachStable(0, vortons_.size(), [&](size_t i) {
         const vec3 x = vortons_.position[i];
         vec3 v(0.0f);
-        if (vortexVelocity) {
-            const vec3 now = u.interpolate(x);
-            v = twoStep && w.previous != 0.0f && !movedByWall(vortons_, i)
-                    ? w.current * now + w.previous * history.vortonVelocity[i]
-                    : u.interpolate(x + 0.5f * dt * now);
-            history.vortonVelocity[i] = now;
-        }
+        if (vortexVelocity)
+            v = stepVelocity(u, x, dt, movedByWall(vortons_, i) ? StepWeights{} : w, history.vortonVelocity[i]);
         if (sphVelocity) v += vortons_.sphVelocity[i];
         vortons_.velocity[i] = v;
         vortons_.position[i] = x + dt * v;
