@@ -51,10 +51,10 @@ TEST(BodyShapes, RejectsNonPositiveSizesWithClearMessages) {
 TEST(BodyShapes, RejectsBadDensityMotionAndDynamicContainers) {
     EXPECT_EQ(messageOf([] { makeBody(makeSphereShape(1.0f, false), 0.0f); }), "density must be > 0, got 0");
     EXPECT_NE(messageOf([] { makeBody(makeSphereShape(1.0f, false), -2.0f); }), "");
-    EXPECT_EQ(messageOf([] { parseMotionKind("floating"); }),
-              "motion must be \"dynamic\" or \"kinematic\", got \"floating\"");
-    EXPECT_EQ(parseMotionKind("kinematic"), MotionKind::Kinematic);
-    EXPECT_EQ(parseMotionKind("dynamic"), MotionKind::Dynamic);
+    EXPECT_EQ(messageOf([] { enumFromName<MotionKind>("floating"); }),
+              "must be one of dynamic, kinematic, got \"floating\"");
+    EXPECT_EQ(enumFromName<MotionKind>("kinematic"), MotionKind::Kinematic);
+    EXPECT_EQ(enumFromName<MotionKind>("dynamic"), MotionKind::Dynamic);
     EXPECT_NE(messageOf([] { makeBody(makeBoxShape(vec3(1.0f), true), 1.0f); }), "");
     EXPECT_EQ(messageOf([] { makeBody(makeBoxShape(vec3(1.0f), true), 1.0f, vec3(0.0f), MotionKind::Kinematic); }), "");
     EXPECT_NE(messageOf([] {

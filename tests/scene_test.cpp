@@ -4,6 +4,7 @@
 #include "scene/scene.hpp"
 #include "scene/scene_geometry.hpp"
 #include "scene/schema.hpp"
+#include "sim/param_declarations.hpp"
 #include "sim/simulation.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
+#include <type_traits>
+#include <utility>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -269,7 +273,54 @@ TEST(SceneOverride, OverridesApplyBeforeValidation) {
 
 // --- the single declaration --------------------------------------------------------------------
 
-TEST(SceneSchema, DefaultsEqualTheStructDefaults) {
+// Counts an aggregate's members: S{m1, ..., mN} compiles for N up to the member count, with
+// each mi an object that converts to any member type.
+struct AnyMember {
+    template <typename T>
+    operator T&() const;
+};
+
+template <typename S, typename Indices, typename = void>
+struct BraceInitializableWith : std::false_type {};
+template <typename S, size_t... I>
+struct BraceInitializableWith<S, std::index_sequence<I...>, std::void_t<decltype(S{(void(I), AnyMember{})...})>>
+    : std::true_type {};
+
+template <typename S, size_t N = 0>
+constexpr size_t memberCount() {
+    if constexpr (BraceInitializableWith<S, std::make_index_sequence<N + 1>>::value)
+        return memberCount<S, N + 1>();
+    else
+        return N;
+}
+
+// Rows of `section` bound to members of S; fails if two rows bind the same member.
+template <typename S>
+size_t declaredMembers(const std::string& section) {
+    std::set<size_t> offsets;
+    for (const ParamSpec* spec : paramSpecsInSection(section)) {
+        if (!spec->boundTo<S>()) continue;
+        EXPECT_TRUE(offsets.insert(spec->member.offset).second) << section << "." << spec->key << " binds a member twice";
+    }
+    return offsets.size();
+}
+
+TEST(ParamDeclaration, EveryMemberOfTheParameterStructsHasExactlyOneRow) {
+    EXPECT_EQ(declaredMembers<FluidParams>("fluid"), memberCount<FluidParams>());
+    EXPECT_EQ(declaredMembers<TimeParams>("time"), memberCount<TimeParams>());
+    EXPECT_EQ(declaredMembers<RegionDesc>("vortons[]"), memberCount<RegionDesc>());
+    EXPECT_EQ(declaredMembers<CameraDesc>("view.camera"), memberCount<CameraDesc>());
+    // A body's oscillation is its own section; the kinematic drift comes from the body's velocity.
+    EXPECT_EQ(declaredMembers<BodyDesc>("bodies[]") + 1, memberCount<BodyDesc>());
+    EXPECT_EQ(declaredMembers<KinematicMotion>("bodies[].oscillate") + 1, memberCount<KinematicMotion>());
+}
+
+TEST(ParamDeclaration, EveryValueKeyIsBoundAndItsDefaultIsTheMembersOwn) {
+    for (const ParamSpec& spec : allParamSpecs()) {
+        SCOPED_TRACE(spec.section + "." + spec.key);
+        const bool opensSection = !spec.childSection.empty();
+        EXPECT_NE(opensSection, spec.member.owner != nullptr);
+    }
     const FluidParams fluid;
     for (const ParamSpec* spec : paramSpecsInSection("fluid")) {
         SCOPED_TRACE(spec->key);
@@ -280,6 +331,24 @@ TEST(SceneSchema, DefaultsEqualTheStructDefaults) {
         SCOPED_TRACE(spec->key);
         EXPECT_EQ(getTimeParam(time, spec->key), spec->defaultValue);
     }
+}
+
+TEST(ParamDeclaration, SolversRejectValuesOutsideTheDeclaredRange) {
+    FluidParams fluid;
+    EXPECT_NO_THROW(requireValidParams(fluid));
+    fluid.viscosity = -0.5f;
+    try {
+        requireValidParams(fluid);
+        ADD_FAILURE() << "a negative viscosity was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "fluid.viscosity: must be >= 0 and <= 10, got -0.5");
+    }
+    fluid = FluidParams();
+    fluid.method = FluidMethod(7);  // out of the enum, as a bad cast from an engine's own setting would be
+    EXPECT_THROW(requireValidParams(fluid), std::invalid_argument);
+}
+
+TEST(SceneSchema, ARegionBodyAndCameraWithOnlyWhatIsRequiredEqualTheStructDefaults) {
     // A region, body and camera given only what is required equal the C++ defaults.
     const Scene scene = loadText(R"({"vortons": [{"count": 3}], "bodies": [{}]})");
     const RegionDesc r = scene.vortons[0], d;

@@ -361,6 +361,13 @@ TEST(SphFluid, RejectsNonPositiveParameters) {
     f.sphStiffness = -2.0f;
     std::vector<vec3> a;
     EXPECT_THROW(sph.pressureAcceleration(v, f, {}, a), std::invalid_argument);
+    f.sphStiffness = 0.0f;  // the declared range is > 0: no pressure is no SPH fluid
+    try {
+        sph.pressureAcceleration(v, f, {}, a);
+        ADD_FAILURE() << "a stiffness of 0 was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "fluid.sph_stiffness: must be > 0 and <= 1000000, got 0.0");
+    }
     f = sphParams();
     f.sphCohesion = 1.5f;
     EXPECT_THROW(sph.pressureAcceleration(v, f, {}, a), std::invalid_argument);

@@ -6,6 +6,7 @@
 // non-finite value (the message names the step and the phase).
 #include "export/vdb_bake.hpp"
 #include "scene/scene.hpp"
+#include "core/text_format.hpp"
 #include "scene/schema.hpp"
 #include "sim/simulation.hpp"
 
@@ -126,11 +127,8 @@ std::string columnName(const std::string& text) {
     return out;
 }
 
-std::string number(double v) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-    return buf;
-}
+// Ten significant digits: enough to reproduce a run's figures from its CSV.
+std::string number(double v) { return formatNumber(v, 10); }
 
 class StatsWriter {
 public:

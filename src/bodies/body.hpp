@@ -1,6 +1,7 @@
 #pragma once
 // Rigid bodies and their collision shapes (Gourlay parts 4, 13, 14).
 // Shapes live in the body's local frame; planes are n.x = d with outward unit normals n.
+#include "core/enum_names.hpp"
 #include "core/math.hpp"
 
 #include <string>
@@ -33,6 +34,7 @@ struct CollisionShape {
 };
 
 enum class MotionKind { Dynamic, Kinematic };
+template <> struct EnumNames<MotionKind> { static const std::vector<std::string>& names(); };  // dynamic, kinematic
 
 // Prescribed motion of a kinematic body: rest pose plus a sinusoidal offset and rotation.
 struct KinematicMotion {

@@ -3,6 +3,8 @@
 // the parity).
 #include "bodies/shapes.hpp"
 
+#include "core/text_format.hpp"
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -15,18 +17,6 @@ namespace vfx {
 namespace {
 
 using glm::dmat3;
-
-std::string formatVec(const vec3& v) {
-    std::ostringstream out;
-    out << '[' << v.x << ", " << v.y << ", " << v.z << ']';
-    return out.str();
-}
-
-std::string formatFloat(float x) {
-    std::ostringstream out;
-    out << x;
-    return out.str();
-}
 
 [[noreturn]] void reject(const std::string& message) { throw std::invalid_argument(message); }
 
@@ -189,7 +179,7 @@ std::vector<dvec3> toCornersD(const std::vector<vec3>& vertices) {
 }  // namespace
 
 CollisionShape makeSphereShape(float radius, bool hole) {
-    if (!(radius > 0.0f) || !std::isfinite(radius)) reject("radius must be > 0, got " + formatFloat(radius));
+    if (!(radius > 0.0f) || !std::isfinite(radius)) reject("radius must be > 0, got " + formatNumber(radius));
     CollisionShape shape;
     shape.kind = ShapeKind::Sphere;
     shape.radius = radius;
@@ -274,18 +264,12 @@ float CollisionShape::volume() const {
     return float(polytopeMass(toPlaneD(planes), toCornersD(vertices)).volume);
 }
 
-MotionKind parseMotionKind(const std::string& name) {
-    if (name == "dynamic") return MotionKind::Dynamic;
-    if (name == "kinematic") return MotionKind::Kinematic;
-    reject("motion must be \"dynamic\" or \"kinematic\", got \"" + name + "\"");
-}
-
 void finalizeBodyMass(RigidBody& body) {
     if (!(body.density > 0.0f) || !std::isfinite(body.density))
-        reject("density must be > 0, got " + formatFloat(body.density));
+        reject("density must be > 0, got " + formatNumber(body.density));
     const KinematicMotion& k = body.kinematic;
     if (!(k.period >= 0.0f) || !std::isfinite(k.period))
-        reject("oscillate period must be >= 0, got " + formatFloat(k.period));
+        reject("oscillate period must be >= 0, got " + formatNumber(k.period));
     if (!isFinite(k.amplitude) || !isFinite(k.angularAmplitude))
         reject("oscillate amplitudes must be finite");
     if (body.isHole() && body.motion != MotionKind::Kinematic)

@@ -21,9 +21,6 @@ CollisionShape makePolytopeFromVertices(const std::vector<vec3>& vertices, bool 
 // Containers (holes) must be kinematic.
 void finalizeBodyMass(RigidBody& body);
 
-// "dynamic" | "kinematic"; anything else throws std::invalid_argument.
-MotionKind parseMotionKind(const std::string& name);
-
 // --- Local-frame geometry (the shape's own frame). Distances are signed toward the fluid:
 // positive where a point is free (outside a solid, inside a hole), negative when penetrating.
 // `feature` (optional) gets the plane index of the face used, -1 for spheres.

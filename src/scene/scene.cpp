@@ -5,6 +5,7 @@
 #include "scene/scene.hpp"
 
 #include "bodies/shapes.hpp"
+#include "core/text_format.hpp"
 #include "scene/scene_geometry.hpp"
 #include "scene/schema.hpp"
 
@@ -50,16 +51,6 @@ std::string childPointer(const std::string& parent, size_t index) { return paren
 bool pointerWithin(const std::string& pointer, const std::string& ancestor) {
     return pointer.compare(0, ancestor.size(), ancestor) == 0 &&
            (pointer.size() == ancestor.size() || pointer[ancestor.size()] == '/');
-}
-
-std::string formatNumber(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
-
-std::string formatVec(const vec3& v) {
-    return "[" + formatNumber(v.x) + ", " + formatNumber(v.y) + ", " + formatNumber(v.z) + "]";
 }
 
 std::string joinWords(const std::vector<std::string>& words) {
@@ -352,34 +343,21 @@ void rejectKeysOfOtherShapes(const Fields& f, const std::string& shape, const Re
     }
 }
 
-RegionShape regionShapeFromName(const std::string& name) {
-    if (name == "box") return RegionShape::Box;
-    if (name == "ring") return RegionShape::Ring;
-    return RegionShape::Sphere;
+// Copies each key the object has into the member its row binds; keys it lacks keep the
+// struct's defaults, which are the declared ones.
+template <typename S>
+void readBoundMembers(const Fields& f, S& target) {
+    for (auto it = f.object().begin(); it != f.object().end(); ++it) {
+        const ParamSpec* spec = findParamSpec(f.section(), it.key());
+        if (spec && spec->boundTo<S>()) spec->member.write(&target, it.value());
+    }
 }
 
-RegionDesc parseRegion(const Fields& f, bool vortons, const Reporter& r) {
+RegionDesc parseRegion(const Fields& f, const Reporter& r) {
     RegionDesc region;
-    const std::string shape = f.text("shape");
-    rejectKeysOfOtherShapes(f, shape, r);
-    region.shape = regionShapeFromName(shape);
-    region.center = f.vector("center");
-    region.radius = f.number("radius");
-    region.boxMin = f.vector("min");
-    region.boxMax = f.vector("max");
-    region.axis = f.vector("axis");
-    region.coreRadius = f.number("core_radius");
-    if (vortons) {
-        region.circulation = f.number("circulation");
-        region.vorticity = f.vector("vorticity");
-        region.vortonRadius = f.number("vorton_radius");
-    }
+    rejectKeysOfOtherShapes(f, f.text("shape"), r);
+    readBoundMembers(f, region);
     if (!f.has("count")) r.fail(f.pointer("count"), "missing: every region needs a count > 0");
-    region.count = int(f.real("count"));
-    region.layout = f.text("layout") == "lattice" ? RegionLayout::Lattice : RegionLayout::Random;
-    region.seed = unsigned(f.real("seed"));
-    region.density = f.number("density");
-    region.densityGradient = f.vector("density_gradient");
 
     if (region.shape == RegionShape::Ring) {
         if (!(glm::length(region.axis) > 1e-6f))
@@ -393,30 +371,12 @@ RegionDesc parseRegion(const Fields& f, bool vortons, const Reporter& r) {
     return region;
 }
 
-MotionKind motionFromName(const std::string& name) {
-    return name == "kinematic" ? MotionKind::Kinematic : MotionKind::Dynamic;
-}
-
-std::vector<Plane> planesFromJson(const json& array) {
-    std::vector<Plane> planes;
-    for (const json& p : array) planes.push_back(Plane{vec3(p[0].get<float>(), p[1].get<float>(), p[2].get<float>()), p[3].get<float>()});
-    return planes;
-}
-
-std::vector<vec3> pointsFromJson(const json& array) {
-    std::vector<vec3> points;
-    for (const json& p : array) points.emplace_back(p[0].get<float>(), p[1].get<float>(), p[2].get<float>());
-    return points;
-}
-
 void parseOscillation(const Fields& body, BodyDesc& desc, const Reporter& r) {
     if (!body.has("oscillate")) return;
     if (desc.motion != MotionKind::Kinematic)
         r.fail(body.pointer("oscillate"), "only kinematic bodies oscillate, this one has motion \"dynamic\"");
     const Fields o(body.value("oscillate"), "bodies[].oscillate", body.pointer("oscillate"));
-    desc.kinematic.amplitude = o.vector("amplitude");
-    desc.kinematic.angularAmplitude = glm::radians(o.vector("angular_amplitude"));
-    desc.kinematic.period = o.number("period");
+    readBoundMembers(o, desc.kinematic);
     const bool moves = glm::length(desc.kinematic.amplitude) > 0.0f || glm::length(desc.kinematic.angularAmplitude) > 0.0f;
     if (moves && !(desc.kinematic.period > 0.0f))
         r.fail(o.pointer("period"), "must be > 0 when amplitude or angular_amplitude is non-zero, got " +
@@ -425,17 +385,12 @@ void parseOscillation(const Fields& body, BodyDesc& desc, const Reporter& r) {
 
 BodyDesc parseBody(const Fields& f, const Reporter& r) {
     BodyDesc desc;
-    desc.name = f.text("name");
+    rejectKeysOfOtherShapes(f, f.text("shape"), r);
+    readBoundMembers(f, desc);
     for (unsigned char c : desc.name)
         if (c < 32 || c == ',' || c == '"')
             r.fail(f.pointer("name"), "must not contain commas, quotes or control characters (it names CSV columns), got " +
                                           describeJsonValue(f.value("name")));
-    desc.shape = f.text("shape");
-    rejectKeysOfOtherShapes(f, desc.shape, r);
-    desc.radius = f.number("radius");
-    desc.halfExtents = f.vector("half_extents");
-    desc.planes = planesFromJson(f.value("planes"));
-    desc.vertices = pointsFromJson(f.value("vertices"));
     if (desc.shape == "polytope") {
         if (!desc.planes.empty() && !desc.vertices.empty())
             r.fail(f.pointer("vertices"), "give planes or vertices, not both");
@@ -443,12 +398,6 @@ BodyDesc parseBody(const Fields& f, const Reporter& r) {
             r.fail(f.has("planes") ? f.pointer("planes") : f.has("vertices") ? f.pointer("vertices") : f.pointer(),
                    "a polytope needs planes [[nx, ny, nz, d], ...] or vertices [[x, y, z], ...], got none");
     }
-    desc.position = f.vector("position");
-    desc.orientationEuler = f.vector("orientation");
-    desc.velocity = f.vector("velocity");
-    desc.density = f.number("density");
-    desc.hole = f.flag("hole");
-    desc.motion = motionFromName(f.text("motion"));
     if (desc.hole && desc.motion != MotionKind::Kinematic)
         r.fail(f.has("motion") ? f.pointer("motion") : f.pointer("hole"),
                "a container (hole: true) must have motion \"kinematic\", got \"dynamic\"" +
@@ -588,7 +537,7 @@ std::vector<RegionDesc> readRegions(const json& document, const std::string& key
     std::vector<RegionDesc> regions;
     const json& array = document.contains(key) ? document.at(key) : json::array();
     for (size_t i = 0; i < array.size(); ++i)
-        regions.push_back(parseRegion(Fields(array[i], key + "[]", childPointer("/" + key, i)), key == "vortons", r));
+        regions.push_back(parseRegion(Fields(array[i], key + "[]", childPointer("/" + key, i)), r));
     return regions;
 }
 
@@ -597,10 +546,7 @@ CameraDesc readCamera(const json& document) {
     const json cameraSection = view.value("camera", json::object());
     const Fields f(cameraSection, "view.camera", "/view/camera");
     CameraDesc camera;
-    camera.target = f.vector("target");
-    camera.distance = f.number("distance");
-    camera.yaw = f.number("yaw");
-    camera.pitch = f.number("pitch");
+    readBoundMembers(f, camera);
     return camera;
 }
 
@@ -612,8 +558,7 @@ Scene parseWithOverrides(const json& document, const std::string& source, std::v
     Scene scene;
     scene.path = source;
     const Fields top(document, "", "");
-    scene.name = top.text("name");
-    scene.description = top.text("description");
+    readBoundMembers(top, scene);
     readParams(document, scene, r);
     scene.vortons = readRegions(document, "vortons", r);
     scene.tracers = readRegions(document, "tracers", r);

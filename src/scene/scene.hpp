@@ -1,6 +1,6 @@
 #pragma once
-// Scene description: JSON loading, validation, --set overrides and
-// building a Simulation from it. Every field and its default comes from scene/schema.
+// Scene description: JSON loading, validation, --set overrides and building a Simulation
+// from it.
 #include "bodies/body.hpp"
 #include "sim/params.hpp"
 
@@ -22,6 +22,11 @@ public:
 
 enum class RegionShape { Sphere, Box, Ring };
 enum class RegionLayout { Random, Lattice };
+template <> struct EnumNames<RegionShape> { static const std::vector<std::string>& names(); };   // sphere, box, ring
+template <> struct EnumNames<RegionLayout> { static const std::vector<std::string>& names(); };  // random, lattice
+
+// The structs below hold what a scene file says; each member's default is its parameter's
+// default, and its key, range and description are declared in scene/schema.cpp.
 
 struct RegionDesc {
     RegionShape shape = RegionShape::Sphere;

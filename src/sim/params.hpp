@@ -1,8 +1,9 @@
 #pragma once
 // Run-time parameters of the simulation. Every switch the articles implement with #if is a
 // field here so the demo can flip it live and a test can compare both sides in one process.
-// Names, descriptions, defaults and ranges are declared once in scene/schema.cpp; the defaults
-// below must match that declaration (a test checks it).
+// A member's default is its parameter's default; its key, range, unit and description are
+// declared once, in sim/params.cpp (a test fails if a member has no row there).
+#include "core/enum_names.hpp"
 #include "core/math.hpp"
 
 namespace vfx {
@@ -13,6 +14,13 @@ enum class Poisoning { None, Hits, Walls };
 enum class PoisonVariant { Serial, Atomic, Partitioned };
 enum class VelocitySolver { Tree, Direct };
 enum class StretchingScheme { Classic, Transpose, Mixed };
+
+template <> struct EnumNames<FluidMethod> { static const std::vector<std::string>& names(); };
+template <> struct EnumNames<GradientSource> { static const std::vector<std::string>& names(); };
+template <> struct EnumNames<Poisoning> { static const std::vector<std::string>& names(); };
+template <> struct EnumNames<PoisonVariant> { static const std::vector<std::string>& names(); };
+template <> struct EnumNames<VelocitySolver> { static const std::vector<std::string>& names(); };
+template <> struct EnumNames<StretchingScheme> { static const std::vector<std::string>& names(); };
 
 struct FluidParams {
     float ambientDensity = 1.0f;        // rho0, kg/m^3

@@ -2,6 +2,7 @@
 
 #include "bodies/fluid_body.hpp"
 #include "core/parallel.hpp"
+#include "sim/param_declarations.hpp"
 #include "sim/baroclinic.hpp"
 #include "sim/diffusion.hpp"
 #include "sim/remesh.hpp"
@@ -167,6 +168,7 @@ void Simulation::checkFinite(const char* phase, bool includeTracers) const {
 }
 
 void Simulation::step(float frameDt) {
+    requireValidParams(fluid_);  // the panels and an embedding engine edit fluid() in place
     const auto start = std::chrono::steady_clock::now();
     timers_.beginStep();
     const double frameStart = time_;

@@ -1,6 +1,7 @@
 #include "sim/sph.hpp"
 
 #include "core/parallel.hpp"
+#include "sim/param_declarations.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -63,10 +64,7 @@ using namespace lanes;
 // --- partition and number density ------------------------------------------------------------
 
 void SphFluid::update(const Vortons& vortons, const FluidParams& fluid) {
-    if (!(fluid.sphInfluenceRadius > 0.0f) || !std::isfinite(fluid.sphInfluenceRadius))
-        throw std::invalid_argument("fluid.sph_influence_radius: must be > 0, got " + std::to_string(fluid.sphInfluenceRadius));
-    if (!(fluid.sphRestSpacing > 0.0f) || !std::isfinite(fluid.sphRestSpacing))
-        throw std::invalid_argument("fluid.sph_rest_spacing: must be > 0, got " + std::to_string(fluid.sphRestSpacing));
+    requireValidParams(fluid);
     // The density phase and the SPH phase of one step both update() at the same positions:
     // the second call costs one comparison pass instead of a partition and a neighbour pass.
     if (search_.matches(vortons.position, fluid.sphInfluenceRadius)) return;
@@ -258,10 +256,7 @@ std::vector<float> SphFluid::sortedEffectiveNumberDensity(const std::vector<floa
 }
 
 std::vector<float> SphFluid::sortedPressureOverN(const FluidParams& fluid, const std::vector<float>& effectiveN) const {
-    if (!(fluid.sphStiffness >= 0.0f) || !std::isfinite(fluid.sphStiffness))
-        throw std::invalid_argument("fluid.sph_stiffness: must be >= 0, got " + std::to_string(fluid.sphStiffness));
-    if (!(fluid.sphCohesion >= 0.0f && fluid.sphCohesion <= 1.0f))
-        throw std::invalid_argument("fluid.sph_cohesion: must be in [0, 1], got " + std::to_string(fluid.sphCohesion));
+    requireValidParams(fluid);
     const float n0 = restNumberDensity(fluid);
     std::vector<float> pressureOverN = padded(search_.size());  // (p / rho) / n in partition order
     parallelForEachStable(0, search_.size(), [&](size_t k) {

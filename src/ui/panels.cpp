@@ -285,10 +285,11 @@ void DemoUi::bodiesSection(UiModel& m) {
             bool changed = ImGui::DragFloat("Density", &b.density, std::max(b.density * 0.01f, 1e-3f), 1e-3f, 1e5f,
                                             "%.3f kg/m^3", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
             tooltip("Density of the body material. Denser than the fluid sinks, lighter rises (Archimedes).");
-            int motion = b.motion == MotionKind::Dynamic ? 0 : 1;
-            const char* motions[] = {"dynamic", "kinematic"};
+            int motion = int(b.motion);
+            const std::vector<std::string>& motionNames = EnumNames<MotionKind>::names();
+            const char* motions[] = {motionNames[0].c_str(), motionNames[1].c_str()};
             if (ImGui::Combo("Motion", &motion, motions, 2)) {
-                b.motion = motion == 0 ? MotionKind::Dynamic : MotionKind::Kinematic;
+                b.motion = MotionKind(motion);
                 changed = true;
             }
             tooltip("dynamic: moved by gravity, buoyancy and the fluid. kinematic: follows its prescribed path.");

@@ -1,5 +1,7 @@
 #include "ui/param_widgets.hpp"
 
+#include "core/text_format.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -28,12 +30,6 @@ void limits(const ParamSpec& s, float& lo, float& hi) {
     lo = hasMin(s) ? float(s.minValue) : -1e9f;
     hi = hasMax(s) ? float(s.maxValue) : 1e9f;
     if (s.minExclusive) lo = std::nextafter(lo, hi);
-}
-
-std::string formatNumber(double v) {
-    std::ostringstream out;
-    out << v;
-    return out.str();
 }
 
 bool floatWidget(const ParamSpec& spec, const char* id, nlohmann::json& value) {
@@ -118,6 +114,7 @@ std::string paramTooltip(const ParamSpec& spec) {
         text += "\nChoices:";
         for (const std::string& c : spec.choices) text += " " + c;
     }
+    if (!spec.unit.empty()) text += "\nUnit: " + spec.unit;
     if (!spec.defaultValue.is_null()) text += "\nDefault: " + spec.defaultValue.dump();
     text += "\nJSON: " + spec.section + "." + spec.key;
     text += spec.needsReset ? "\nApplies on Reset (R)." : "\nApplies live.";

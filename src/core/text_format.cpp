@@ -1,0 +1,34 @@
+#include "core/text_format.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace vfx {
+
+namespace {
+
+std::string nonFiniteText(double value) {
+    if (std::isnan(value)) return "nan";
+    return value > 0 ? "inf" : "-inf";
+}
+
+}  // namespace
+
+std::string formatNumber(double value, int significantDigits) {
+    if (!std::isfinite(value)) return nonFiniteText(value);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", significantDigits, value);
+    return buf;
+}
+
+std::string formatFloat(float value) {
+    if (!std::isfinite(value)) return nonFiniteText(value);
+    char buf[32];
+    const auto result = std::to_chars(buf, buf + sizeof buf, value);
+    return std::string(buf, result.ptr);
+}
+
+std::string formatVec(const vec3& v) { return "[" + formatNumber(v.x) + ", " + formatNumber(v.y) + ", " + formatNumber(v.z) + "]"; }
+
+}  // namespace vfx

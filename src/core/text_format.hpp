@@ -1,0 +1,17 @@
+#pragma once
+// Numbers in messages, tables and files, written one way everywhere.
+#include "core/math.hpp"
+
+#include <string>
+
+namespace vfx {
+
+// printf's %g with this many significant digits (6 reads well in messages, 10 keeps a
+// table exact enough to reproduce); nan and inf spelled out.
+std::string formatNumber(double value, int significantDigits = 6);
+// The shortest decimal that reads back as the same float (0.1f prints as 0.1).
+std::string formatFloat(float value);
+// "[x, y, z]" with each component as formatNumber.
+std::string formatVec(const vec3& v);
+
+}  // namespace vfx
