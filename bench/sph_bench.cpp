@@ -3,7 +3,7 @@
 //   article (Gourlay, 2012 hardware):  drop, no boundaries   grid 0.167 ms   SPH 0.515 ms
 //                                      drop in box           grid 0.256 ms   SPH 0.655 ms
 // Scene: scenes/drop_in_box.json (its drop and tracers; "free" drops the box). Each benchmark
-// iteration is one Simulation::step; the reported time is the "density" + "baroclinic" phases
+// iteration is one Simulation::step; the reported time is the walls + density + baroclinic phases
 // only (manual time), read from sim.timers(). The drop is rebuilt every kStepsPerRun steps so
 // it is always sampled over the same part of its fall. Args: {threads, box (0/1)}.
 //   vortonfx_bench --benchmark_filter=Baroclinic
@@ -31,7 +31,7 @@ Scene dropScene(bool inBox) {
 // rebuilt every kStepsPerRun steps so every run samples the same part of the drop's fall.
 template <typename Rebuild>
 void timeSteps(benchmark::State& state, Simulation& sim, const Rebuild& rebuild, float dt,
-               std::initializer_list<const char*> phases) {
+               std::initializer_list<Phase> phases) {
     rebuild();
     long steps = 0;
     double totalMs = 0.0;
@@ -40,7 +40,7 @@ void timeSteps(benchmark::State& state, Simulation& sim, const Rebuild& rebuild,
         sim.step(dt);
         ++steps;
         double ms = 0.0;
-        for (const char* phase : phases) ms += sim.timers().lastMs(phase);
+        for (Phase phase : phases) ms += sim.timers().lastMs(phaseName(phase));
         totalMs += ms;
         state.SetIterationTime(ms * 1e-3);
     }
@@ -61,7 +61,7 @@ void runBaroclinic(benchmark::State& state, GradientSource source) {
         sim.fluid().method = FluidMethod::Vpm;
         if (!inBox) sim.fluid().poisoning = Poisoning::None;
     };
-    timeSteps(state, sim, rebuild, scene.time.dt, {"density", "baroclinic"});
+    timeSteps(state, sim, rebuild, scene.time.dt, {Phase::Walls, Phase::Density, Phase::Baroclinic});
 }
 
 void BM_BaroclinicGridGradient(benchmark::State& state) { runBaroclinic(state, GradientSource::Grid); }
@@ -84,7 +84,7 @@ void BM_SphPhase(benchmark::State& state) {
         buildSimulation(scene, sim);
         sim.fluid().method = method;
     };
-    timeSteps(state, sim, rebuild, scene.time.dt, {"sph"});
+    timeSteps(state, sim, rebuild, scene.time.dt, {Phase::Sph});
 }
 BENCHMARK(BM_SphPhase)->ArgsProduct({{1, 2}, {1, 2}})->ArgNames({"threads", "method"})
     ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(200);

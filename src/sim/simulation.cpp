@@ -5,6 +5,7 @@
 #include "sim/param_declarations.hpp"
 #include "sim/baroclinic.hpp"
 #include "sim/diffusion.hpp"
+#include "sim/fluid_method.hpp"
 #include "sim/remesh.hpp"
 #include "sim/sph.hpp"
 #include "sim/velocity_solver.hpp"
@@ -84,14 +85,20 @@ struct Simulation::Workspace {
     MotionHistory history;
 };
 
-// Every phase a step can run, in step order: timers (and the CSV columns made from them) list
-// them all from the first step on, whether or not this scene's first step runs them.
-const char* const kPhaseNames[] = {"remesh", "grid", "velocity", "stretching", "density", "baroclinic",
-                                   "diffusion", "sph", "advection", "bodies"};
+const char* const kPhaseNames[kPhaseCount] = {"remesh",     "grid",      "velocity", "stretching", "walls",  "density",
+                                               "baroclinic", "diffusion", "sph",      "advection",  "bodies"};
+
+// Timers (and the CSV columns made from them) list every phase from the first step on, whether
+// or not this scene's first step runs it.
+void registerPhases(PhaseTimers& timers) {
+    for (const char* name : kPhaseNames) timers.slot(name);
+}
+
+const char* phaseName(Phase phase) { return kPhaseNames[size_t(phase)]; }
 
 Simulation::Simulation() : work_(std::make_unique<Workspace>()) {
     setThreads(0);
-    for (const char* name : kPhaseNames) timers_.slot(name);
+    registerPhases(timers_);
 }
 Simulation::~Simulation() = default;
 
@@ -109,15 +116,14 @@ void Simulation::reset() {
     strainSinceRemesh_ = 0.0f;
     remeshSpacing_ = 0.0f;
     remeshBaseCount_ = 0;
-    wallProximity_.clear();
-    wallShare_.clear();
+    walls_ = {};
     velocityGrid_ = {};
     jacobianGrid_ = {};
     densityGrid_ = {};
     densityGradientGrid_ = {};
     densityGradientGridStale_ = false;
     timers_ = PhaseTimers{};
-    for (const char* name : kPhaseNames) timers_.slot(name);
+    registerPhases(timers_);
     Workspace* fresh = new Workspace();
     work_.reset(fresh);  // drops SPH method history and solver scratch
 }
@@ -129,14 +135,12 @@ void Simulation::setThreads(int threads) {
 }
 
 template <typename F>
-void Simulation::runPhase(const char* name, F&& body) {
+void Simulation::runPhase(Phase phase, F&& body) {
     {
-        ScopedPhase timer(timers_, timers_.slot(name));
+        ScopedPhase timer(timers_, timers_.slot(phaseName(phase)));
         body();
     }
-    // Only advection and the body phase move tracers: the other phases skip their (many) positions.
-    const bool tracersMoved = std::strcmp(name, "advection") == 0 || std::strcmp(name, "bodies") == 0;
-    checkFinite(name, tracersMoved);
+    checkFinite(phase);
 }
 
 namespace {
@@ -160,11 +164,13 @@ bool allFinite(const std::vector<vec3>& v) {
 
 }  // namespace
 
-void Simulation::checkFinite(const char* phase, bool includeTracers) const {
+void Simulation::checkFinite(Phase phase) const {
+    // Only advection and the body phase move tracers: the other phases skip their (many) positions.
+    const bool includeTracers = phase == Phase::Advection || phase == Phase::Bodies;
     bool ok = allFinite(vortons_.position) && allFinite(vortons_.vorticity) && allFinite(vortons_.velocity) &&
               (!includeTracers || allFinite(tracers_.position));
     for (const RigidBody& b : bodies_) ok = ok && isFinite(b.position) && isFinite(b.velocity) && isFinite(b.angularVelocity);
-    if (!ok) throw NonFiniteError(stepCount_ + 1, phase);
+    if (!ok) throw NonFiniteError(stepCount_ + 1, phaseName(phase));
 }
 
 void Simulation::step(float frameDt) {
@@ -177,9 +183,9 @@ void Simulation::step(float frameDt) {
     arena_->execute([&] {
         float remaining = frameDt;
         for (bool last = false; !last; ++taken) {
-            if (remeshDue()) runPhase("remesh", [&] { remesh(); });
-            runPhase("grid", [&] { updateGrid(); });
-            runPhase("velocity", [&] { computeVelocityGrid(); });
+            if (remeshDue()) runPhase(Phase::Remesh, [&] { remesh(); });
+            runPhase(Phase::Grid, [&] { updateGrid(); });
+            runPhase(Phase::Velocity, [&] { computeVelocityGrid(); });
             const int stepsLeft = substepsFor(remaining, taken);
             last = stepsLeft == 1;
             const float dt = last ? remaining : remaining / float(stepsLeft);
@@ -195,19 +201,23 @@ void Simulation::step(float frameDt) {
 }
 
 void Simulation::substep(float dt) {
-    if (fluid_.stretching) runPhase("stretching", [&] { stretchAndTilt(dt); });
+    const FluidMethodStep& method = fluidMethodStep(fluid_.method);
+    if (fluid_.stretching) runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
     else work_->history.stretching.clear();  // a later stretching step has no last rate
-    runPhase("density", [&] { computeDensityGradient(); });
-    if (fluid_.baroclinic) runPhase("baroclinic", [&] { generateBaroclinicVorticity(dt); });
+    runPhase(Phase::Walls, [&] { computeWallFields(method); });
+    runPhase(Phase::Density, [&] {
+        depositDensity();
+        computeDensityGradient();
+    });
+    if (fluid_.baroclinic) runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });
     if (fluid_.diffusion && (fluid_.viscosity > 0.0f || fluid_.subgridCoefficient > 0.0f))
-        runPhase("diffusion", [&] { diffuse(dt); });
-    if (fluid_.method != FluidMethod::Vpm) runPhase("sph", [&] { computeSph(dt); });
-    runPhase("advection", [&] { advect(dt); });
-    if (!bodies_.empty()) runPhase("bodies", [&] { interactWithBodies(dt); });
+        runPhase(Phase::Diffusion, [&] { diffuse(dt); });
+    if (method.sphPressure()) runPhase(Phase::Sph, [&] { computeSph(method, dt); });
+    runPhase(Phase::Advection, [&] { advect(method, dt); });
+    if (!bodies_.empty()) runPhase(Phase::Bodies, [&] { interactWithBodies(dt); });
     substepTime_ += dt;
     ++substepCount_;
-    // Only vpm remeshes: the strain sph and hybrid accumulate does not distort a vpm particle set.
-    if (fluid_.method == FluidMethod::Vpm) strainSinceRemesh_ += maxGridStrainRate_ * dt;
+    if (method.remeshes()) strainSinceRemesh_ += maxGridStrainRate_ * dt;
     else strainSinceRemesh_ = 0.0f;
 }
 
@@ -224,7 +234,7 @@ int Simulation::substepsFor(float remaining, int taken) const {
 }
 
 bool Simulation::remeshDue() const {
-    return fluid_.remeshStrain > 0.0f && fluid_.method == FluidMethod::Vpm && strainSinceRemesh_ >= fluid_.remeshStrain &&
+    return fluid_.remeshStrain > 0.0f && fluidMethodStep(fluid_.method).remeshes() && strainSinceRemesh_ >= fluid_.remeshStrain &&
            vortons_.size() > 0;
 }
 
@@ -399,7 +409,24 @@ void Simulation::stretchAndTilt(float dt) {
 
 // --- 4. density deviation on the grid, its gradient, baroclinic generation --------------------
 
-void Simulation::computeDensityGradient() {
+// Walls phase: each vorton's distance to the nearest wall (for poisoning and the SPH gradient's
+// wall treatment) and, when an SPH sum runs this step, its kernel's share on the fluid side.
+void Simulation::computeWallFields(const FluidMethodStep& method) {
+    if (bodies_.empty()) {
+        walls_.proximity.assign(vortons_.size(), 1e30f);
+        walls_.kernelShare.clear();
+        return;
+    }
+    const float reach = std::max(fluid_.sphInfluenceRadius, gridShape_.spacing.x);
+    computeWallProximity(bodies_, vortons_.position, reach, walls_.proximity);
+    if (method.needsWallKernelShare(fluid_))
+        computeWallKernelShare(bodies_, vortons_.position, fluid_.sphInfluenceRadius, walls_.kernelShare);
+    else
+        walls_.kernelShare.clear();
+}
+
+// Density phase, first half: the vortons' mass deviation and volume deposited on the grid.
+void Simulation::depositDensity() {
     // Gather formulation of the trilinear scatter: each grid point sums the vortons of the (up to)
     // 8 cells that touch it. Race-free, thread-count independent, and every vorton's 8 weights
     // still sum to one, so the grid carries exactly the particles' mass deviation.
@@ -445,23 +472,17 @@ void Simulation::computeDensityGradient() {
                 work_->coverage.at(x, y, z) = covered * invCellVolume;
             }
     }, 1);
+}
+
+// Density phase, second half: the density gradient at the vortons, from the grid (poisoned near
+// walls if asked) or from SPH sums; and the density the tracers show.
+void Simulation::computeDensityGradient() {
     const bool sphGradient = fluid_.densityGradient == GradientSource::Sph && vortons_.size() > 0;
     densityGradientGridStale_ = sphGradient;
     if (!sphGradient) differentiateDensityGrid();
-    if (!bodies_.empty()) {
-        const float reach = std::max(fluid_.sphInfluenceRadius, gridShape_.spacing.x);
-        computeWallProximity(bodies_, vortons_.position, reach, wallProximity_);
-        if (fluid_.densityGradient == GradientSource::Sph || fluid_.method != FluidMethod::Vpm)
-            computeWallKernelShare(bodies_, vortons_.position, fluid_.sphInfluenceRadius, wallShare_);
-        else
-            wallShare_.clear();
-    } else {
-        wallProximity_.assign(vortons_.size(), 1e30f);
-        wallShare_.clear();
-    }
     if (sphGradient) {
         work_->sph.update(vortons_, fluid_);
-        work_->sph.densityGradient(vortons_, wallProximity_, wallShare_, fluid_, vortons_.densityGradient);
+        work_->sph.densityGradient(vortons_, walls_.proximity, walls_.kernelShare, fluid_, vortons_.densityGradient);
     } else {
         if (fluid_.poisoning != Poisoning::None && !bodies_.empty())
             poisonDensityGradient(densityGradientGrid_, bodies_, vortons_, partition_, fluid_);
@@ -554,7 +575,7 @@ void Simulation::generateBaroclinicVorticity(float dt) {
         return;
     }
     if (fluid_.baroclinicSharing && vortons_.size() > 0) {
-        work_->sph.addBaroclinicVorticity(vortons_, wallProximity_, vortons_.densityGradient, g,
+        work_->sph.addBaroclinicVorticity(vortons_, walls_.proximity, vortons_.densityGradient, g,
                                           fluid_.ambientDensity, dt);
         return;
     }
@@ -588,29 +609,25 @@ void Simulation::diffuse(float dt) {
 
 // --- 6. SPH -----------------------------------------------------------------------------------
 
-void Simulation::computeSph(float dt) {
+void Simulation::computeSph(const FluidMethodStep& method, float dt) {
     if (vortons_.size() == 0) return;
     SphFluid& sph = work_->sph;
-    const FluidMethod method = fluid_.method;
     const FluidMethod previous = sph.lastStep == substepCount_ - 1 ? sph.lastMethod : FluidMethod::Vpm;
-    sph.carryVelocityAcrossSwitch(vortons_, previous, method, velocityGrid_, dt);
+    sph.carryVelocityAcrossSwitch(vortons_, previous, method.method(), velocityGrid_, dt);
     sph.update(vortons_, fluid_);
-    sph.acceleration(vortons_, fluid_, wallShare_, dt, vortons_.sphAcceleration);
-    // Under sph nothing else makes a heavy drop fall: Boussinesq buoyancy g rho' / rho0. Under
-    // hybrid the baroclinic vorticity already does, so adding it would count gravity twice.
-    const bool sphOnly = method == FluidMethod::Sph;
-    sph.integrate(vortons_, sphOnly ? fluid_.gravity / fluid_.ambientDensity : vec3(0.0f), dt);
+    sph.acceleration(vortons_, fluid_, walls_.kernelShare, dt, vortons_.sphAcceleration);
+    sph.integrate(vortons_, method.sphBodyAcceleration(fluid_), dt);
     // Under sph the vortons' vorticity is that of the SPH flow. This keeps baroclinic generation
     // and stretching (which still run) from piling up vorticity nothing uses, gives tracers
     // the flow around the particles, and lets a switch back to vpm continue the motion.
-    if (sphOnly) sph.vorticity(vortons_, vortons_.vorticity);
-    sph.lastMethod = method;
+    if (method.vorticityFromSph()) sph.vorticity(vortons_, vortons_.vorticity);
+    sph.lastMethod = method.method();
     sph.lastStep = substepCount_;
 }
 
 // --- 7. advection -----------------------------------------------------------------------------
 
-void Simulation::advect(float dt) {
+void Simulation::advect(const FluidMethodStep& method, float dt) {
     // Two-step Adams-Bashforth on the velocity at each particle: second order in time, in a flow
     // that changes as it moves (a ring's swirl travels with the ring). Without a last step (the
     // first, after a remesh, or adams_bashforth off): the midpoint rule in the frozen grid field,
@@ -622,7 +639,7 @@ void Simulation::advect(float dt) {
     SphFluid& sph = work_->sph;
     // Leaving hybrid for vpm, the SPH correction would vanish between two steps: it still moves
     // the vortons this step, and its vorticity joins theirs so the vortex velocity takes it over.
-    const bool leavingHybrid = fluid_.method == FluidMethod::Vpm && sph.lastMethod == FluidMethod::Hybrid &&
+    const bool leavingHybrid = !method.sphPressure() && sph.lastMethod == FluidMethod::Hybrid &&
                                sph.lastStep == substepCount_ - 1 && vortons_.size() > 0;
     if (leavingHybrid) {
         sph.update(vortons_, fluid_);
@@ -630,9 +647,9 @@ void Simulation::advect(float dt) {
         sph.vorticity(vortons_, correction);
         parallelForEach(0, vortons_.size(), [&](size_t i) { vortons_.vorticity[i] += correction[i]; }, 4096);
     }
-    const bool vortexVelocity = fluid_.method != FluidMethod::Sph;
-    const bool sphVelocity = fluid_.method != FluidMethod::Vpm || leavingHybrid;
-    if (fluid_.method != FluidMethod::Vpm && vortons_.size() > 0) {
+    const bool vortexVelocity = method.vortexVelocity();
+    const bool sphVelocity = method.sphPressure() || leavingHybrid;
+    if (method.sphPressure() && vortons_.size() > 0) {
         // Tracers follow the SPH flow too (interpolated from the partition computeSph built
         // from the positions before this advection).
         sph.interpolateToGrid(vortons_, gridShape_);

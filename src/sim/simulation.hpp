@@ -18,6 +18,21 @@
 
 namespace vfx {
 
+class FluidMethodStep;
+
+// The phases of a step, in the order they run. phaseName() spells them for the timers, the
+// stats CSV's ms_<phase> columns and NonFiniteError; nothing else names a phase.
+enum class Phase { Remesh, Grid, Velocity, Stretching, Walls, Density, Baroclinic, Diffusion, Sph, Advection, Bodies };
+constexpr size_t kPhaseCount = size_t(Phase::Bodies) + 1;
+const char* phaseName(Phase phase);
+
+// Where each vorton stands relative to the walls of the containers and solids: the Walls
+// phase produces it, density, baroclinic and SPH phases read it.
+struct WallFields {
+    std::vector<float> proximity;    // signed distance to the nearest wall (1e30 without bodies)
+    std::vector<float> kernelShare;  // SPH kernel share on the fluid side (empty: not needed this step)
+};
+
 // Thrown by step() when a phase produced NaN or infinity; the state is left as it was then.
 class NonFiniteError : public std::runtime_error {
 public:
@@ -87,7 +102,7 @@ public:
     // The field the grid density gradient differentiates: densityGrid() itself, or with
     // fluid.coverage_density its coverage-normalised version (computed on each call).
     const UniformGrid<float>& buoyancyDensityGrid() const;
-    const std::vector<float>& wallProximity() const { return wallProximity_; }
+    const std::vector<float>& wallProximity() const { return walls_.proximity; }
     const GridShape& gridShape() const { return gridShape_; }
     const CellPartition& partition() const { return partition_; }
 
@@ -95,8 +110,8 @@ public:
     void velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const;
 
 private:
-    template <typename F> void runPhase(const char* name, F&& body);
-    void checkFinite(const char* phase, bool includeTracers) const;
+    template <typename F> void runPhase(Phase phase, F&& body);
+    void checkFinite(Phase phase) const;
     void substep(float dt);
     int substepsFor(float remaining, int taken) const;
     bool remeshDue() const;
@@ -105,14 +120,16 @@ private:
     void computeVelocityGrid();
     void solveVelocityGrid();
     void stretchAndTilt(float dt);
+    void computeWallFields(const FluidMethodStep& method);
+    void depositDensity();
     void computeDensityGradient();
     void differentiateDensityGrid() const;
     void keepDepositedMass(UniformGrid<float>& field) const;  // densityGradientGrid_ from densityGrid_
     void generateBaroclinicVorticity(float dt);
     void diffuse(float dt);
-    void computeSph(float dt);
+    void computeSph(const FluidMethodStep& method, float dt);
     bool gravityActsOnGrid() const;
-    void advect(float dt);
+    void advect(const FluidMethodStep& method, float dt);
     void interactWithBodies(float dt);
 
     FluidParams fluid_;
@@ -127,8 +144,7 @@ private:
     mutable UniformGrid<vec3> densityGradientGrid_;
     mutable bool densityGradientGridStale_ = false;
     CellPartition partition_;          // vortons by velocity-grid cell
-    std::vector<float> wallProximity_; // signed distance of each vorton to the nearest wall
-    std::vector<float> wallShare_;     // SPH kernel share of each vorton on the fluid side of walls
+    WallFields walls_;
 
     PhaseTimers timers_;
     double lastStepMs_ = 0.0;
