@@ -8,10 +8,10 @@
 
 #include "app/demo/interaction.hpp"
 #include "app/demo/options.hpp"
-#include "app/demo/scene_library.hpp"
 #include "bodies/shapes.hpp"
 #include "render/camera.hpp"
 #include "render/mesh_builder.hpp"
+#include "scene/scene_library.hpp"
 #include "scene/schema.hpp"
 
 #include <filesystem>
