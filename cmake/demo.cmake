@@ -23,7 +23,7 @@ set(VFX_DEMO_CORE_SOURCES
   ${CMAKE_SOURCE_DIR}/src/app/demo/interaction.cpp
   ${CMAKE_SOURCE_DIR}/src/app/demo/options.cpp)
 add_library(vortonfx_demo_core STATIC ${VFX_DEMO_CORE_SOURCES})
-target_link_libraries(vortonfx_demo_core PUBLIC vortonfx_lib)
+target_link_libraries(vortonfx_demo_core PUBLIC vortonfx_lib PRIVATE CLI11::CLI11)
 
 file(GLOB VFX_DEMO_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/src/render/*.cpp ${CMAKE_SOURCE_DIR}/src/ui/*.cpp ${CMAKE_SOURCE_DIR}/src/app/demo/*.cpp)
