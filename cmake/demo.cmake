@@ -15,16 +15,15 @@ add_library(vfx_glad STATIC ${VFX_GLAD_DIR}/src/gl.c)
 target_include_directories(vfx_glad PUBLIC ${VFX_GLAD_DIR}/include)
 target_compile_options(vfx_glad PRIVATE -w)
 
-# Demo code that needs no OpenGL (camera, meshes, picking and stirring, options, preset list):
+# Demo code that needs no OpenGL (camera, meshes, picking and stirring, options):
 # a library of its own so tests/demo_test.cpp can exercise it without a window.
 set(VFX_DEMO_CORE_SOURCES
   ${CMAKE_SOURCE_DIR}/src/render/camera.cpp
   ${CMAKE_SOURCE_DIR}/src/render/mesh_builder.cpp
   ${CMAKE_SOURCE_DIR}/src/app/demo/interaction.cpp
-  ${CMAKE_SOURCE_DIR}/src/app/demo/options.cpp
-  ${CMAKE_SOURCE_DIR}/src/app/demo/scene_library.cpp)
+  ${CMAKE_SOURCE_DIR}/src/app/demo/options.cpp)
 add_library(vortonfx_demo_core STATIC ${VFX_DEMO_CORE_SOURCES})
-target_link_libraries(vortonfx_demo_core PUBLIC vortonfx_lib)
+target_link_libraries(vortonfx_demo_core PUBLIC vortonfx_lib PRIVATE CLI11::CLI11)
 
 file(GLOB VFX_DEMO_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/src/render/*.cpp ${CMAKE_SOURCE_DIR}/src/ui/*.cpp ${CMAKE_SOURCE_DIR}/src/app/demo/*.cpp)

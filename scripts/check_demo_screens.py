@@ -4,8 +4,9 @@
 For every preset in scenes/ it runs the real window for a few frames, saves a screenshot and
 checks it: size, not blank, and the dye colours the scene should show (heavy fluid blue,
 light fluid red, neutral dye pale). It also checks the default scene with its panels, that a
-shader that does not compile makes the demo fail naming the file, and that a bad --scene
-exits 2 with a message. Python standard library only (PNG decoded with zlib).
+shader that does not compile makes the demo fail naming the file, that a bad --scene exits 2
+with a message, and that a bad flag exits 2 with one message naming the flag and its value.
+Python standard library only (PNG decoded with zlib).
 """
 import argparse, collections, glob, json, os, shutil, struct, subprocess, sys, tempfile, zlib
 
@@ -160,6 +161,23 @@ def check_bad_scene(args):
     return problems
 
 
+def check_bad_flags(args):
+    """A bad flag: exit 2 before any window opens, the first line naming the flag and the bad value."""
+    cases = [(["--frames", "0"], ["--frames", '"0"']), (["--width", "ten"], ["--width", '"ten"']),
+             (["--show", "vortons,sparkles"], ["--show", "sparkles"]), (["--bogus"], ["--bogus"])]
+    problems = []
+    for extra, fragments in cases:
+        p = subprocess.run([args.demo] + extra, capture_output=True, text=True, timeout=60)
+        lines = p.stderr.strip().splitlines()
+        first = lines[0] if lines else ""
+        if p.returncode != 2 or not all(f in first for f in fragments):
+            problems.append(f"bad flag {' '.join(extra)}: expected exit 2 and a message naming {fragments}, "
+                            f"got {p.returncode}: {p.stderr.strip()[-200:]}")
+        else:
+            print(f"bad flag: exit 2, {first}")
+    return problems
+
+
 def check_bake(args, scene):
     """The demo's bake: --vdb-frames N stops after N frames, each complete (its points beside it)."""
     tmp = tempfile.mkdtemp(prefix="vfx-demo-bake-")
@@ -197,7 +215,7 @@ def main():
     if not scenes:
         print(f"no scenes in {args.scenes}")
         return 1
-    problems = []
+    problems = check_bad_flags(args)
     for scene in scenes:
         problems += check_preset(args, scene, out_dir, with_ui=False)
     default = os.path.join(args.scenes, "dye_drop.json")

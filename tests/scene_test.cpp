@@ -19,6 +19,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 namespace vfx {
 namespace {
@@ -453,6 +454,32 @@ TEST(SceneBuild, LatticeGivesAboutCountPointsInsideTheRegion) {
             for (size_t i = 1; i < points.size(); ++i) nearest = std::min(nearest, glm::length(points[i] - points[0]));
             EXPECT_NEAR(nearest, std::cbrt(regionVolume(r) / float(count)), 0.1f * nearest);
         }
+}
+
+// The fraction of random points in the region's bounds that it contains, times the bounds' volume.
+double monteCarloVolume(const RegionDesc& r, int samples) {
+    vec3 lo, hi;
+    regionBounds(r, lo, hi);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    int inside = 0;
+    for (int i = 0; i < samples; ++i)
+        inside += regionContains(r, lo + vec3(unit(rng), unit(rng), unit(rng)) * (hi - lo)) ? 1 : 0;
+    const vec3 size = hi - lo;
+    return double(size.x) * size.y * size.z * inside / samples;
+}
+
+TEST(SceneGeometry, RegionVolumeIsTheShapesVolume) {
+    const double pi = M_PI;
+    const RegionDesc sphere = latticeRegion(RegionShape::Sphere, 1), box = latticeRegion(RegionShape::Box, 1),
+                     ring = latticeRegion(RegionShape::Ring, 1);
+    EXPECT_NEAR(regionVolume(sphere), 4.0 / 3.0 * pi * 0.125, 1e-5);
+    EXPECT_NEAR(regionVolume(box), 2.0 * 0.5 * 1.0, 1e-5);
+    EXPECT_NEAR(regionVolume(ring), 2.0 * pi * pi * 1.0 * 0.25 * 0.25, 1e-5);  // Pappus: 2 pi R times pi a^2
+    for (const RegionDesc& r : {sphere, box, ring}) {
+        SCOPED_TRACE(int(r.shape));
+        EXPECT_NEAR(monteCarloVolume(r, 200000), regionVolume(r), 0.02 * regionVolume(r));
+    }
 }
 
 TEST(SceneBuild, RandomLayoutIsExactDeterministicAndInside) {

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     try {
         options = vfx::parseDemoOptions(args);
     } catch (const vfx::OptionsError& e) {
-        std::cerr << "vortonfx: " << e.what() << "\n" << vfx::demoUsage();
+        std::cerr << "vortonfx: " << e.what() << "\nRun vortonfx --help for usage.\n";
         return vfx::kExitBadInput;
     }
     if (options.showVersion) {

@@ -2,10 +2,10 @@
 // What the panels show and edit, and what they ask the frame loop to do. The panels change
 // parameters in place; anything that rebuilds or replaces the simulation is a request the
 // frame loop carries out after the UI pass.
-#include "app/demo/scene_library.hpp"
 #include "render/camera.hpp"
 #include "render/render_settings.hpp"
 #include "scene/scene.hpp"
+#include "scene/scene_library.hpp"
 #include "sim/simulation.hpp"
 
 #include <deque>

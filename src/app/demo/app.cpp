@@ -2,6 +2,7 @@
 
 #include "render/gl.hpp"  // before GLFW
 #include "render/renderer.hpp"
+#include "scene/scene_geometry.hpp"
 #include "ui/panels.hpp"
 
 #include <GLFW/glfw3.h>
@@ -49,16 +50,23 @@ Bounds sceneBounds(const Simulation& sim) {
     return b;
 }
 
-float regionVolume(const RegionDesc& r) {
-    switch (r.shape) {
-        case RegionShape::Sphere: return sphereVolume(r.radius);
-        case RegionShape::Box: {
-            glm::vec3 e = glm::max(r.boxMax - r.boxMin, glm::vec3(1e-6f));
-            return e.x * e.y * e.z;
-        }
-        case RegionShape::Ring: return 2.0f * kPi * kPi * r.radius * r.coreRadius * r.coreRadius;
+struct TracerSpacing {
+    float spacing = 0.0f;
+    int count = 0;  // tracers in the region with that spacing; 0 when the scene has none
+};
+
+// The region whose tracers lie closest together: its mean spacing, the cube root of its
+// volume per tracer, sets how large and faint a tracer dot is drawn.
+TracerSpacing finestTracerSpacing(const Scene& scene) {
+    TracerSpacing finest;
+    for (const RegionDesc& r : scene.tracers) {
+        const float volume = regionVolume(r);
+        // The loader rejects regions without volume; skipping one keeps a dot from shrinking to nothing.
+        if (r.count <= 0 || !(volume > 0.0f)) continue;
+        const float spacing = std::cbrt(volume / float(r.count));
+        if (finest.count == 0 || spacing < finest.spacing) finest = {spacing, r.count};
     }
-    return 1.0f;
+    return finest;
 }
 
 std::string timestampedScreenshotName() {
@@ -238,20 +246,10 @@ void DemoApp::setupRenderDefaults() {
     stir_.radius = 0.06f * size;
     // Tracer dots a little wider than the spacing between tracers, and faint enough that a
     // line of sight through a whole region adds up to a dense but see-through dye.
-    float spacing = 0.0f;
-    int perRegion = 0;
-    for (const RegionDesc& r : scene_.tracers) {
-        if (r.count <= 0) continue;
-        float volume = regionVolume(r);
-        float s = std::cbrt(volume / float(r.count));
-        if (spacing == 0.0f || s < spacing) {
-            spacing = s;
-            perRegion = r.count;
-        }
-    }
-    if (spacing > 0.0f) {
-        render_.tracerWorldSize = 1.2f * spacing;
-        float dotsAlongSight = 1.13f * std::cbrt(float(perRegion));
+    const TracerSpacing finest = finestTracerSpacing(scene_);
+    if (finest.count > 0) {
+        render_.tracerWorldSize = 1.2f * finest.spacing;
+        float dotsAlongSight = 1.13f * std::cbrt(float(finest.count));
         render_.tracerAlpha = std::clamp(3.0f / dotsAlongSight, 0.03f, 0.6f);
     }
 }

@@ -3,12 +3,12 @@
 // The frame loop owns no physics: it calls Simulation::step and draws what it reads.
 #include "app/demo/interaction.hpp"
 #include "app/demo/options.hpp"
-#include "app/demo/scene_library.hpp"
 #include "export/vdb_bake.hpp"
 #include "render/camera.hpp"
 #include "render/capture.hpp"
 #include "render/render_settings.hpp"
 #include "scene/scene.hpp"
+#include "scene/scene_library.hpp"
 #include "sim/simulation.hpp"
 #include "ui/ui_model.hpp"
 

@@ -1,33 +1,118 @@
 #include "app/demo/options.hpp"
 
+#include <CLI/CLI.hpp>
+#include <vortonfx/version.hpp>
+
 #include <algorithm>
-#include <cstdlib>
-#include <functional>
-#include <map>
+#include <charconv>
 
 namespace vfx {
 
 namespace {
 
-int parseInt(const std::string& flag, const std::string& text, int lo, int hi) {
-    char* end = nullptr;
-    long value = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || value < lo || value > hi)
-        throw OptionsError(flag + ": expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                           "], got '" + text + "'");
-    return int(value);
+constexpr int kMostFrames = 100000000;
+
+// Base 10 only, with the range and the bad value in the message: CLI11's own integer conversion
+// would read "010" as octal and "0x10" as hexadecimal. The text is rewritten in canonical form so
+// that conversion, which runs after this check, sees plain decimal digits (hence transform, not
+// check: CLI11 hands a check a copy of the text).
+CLI::Validator wholeNumberFrom(int lo, int hi) {
+    auto checkAndCanonicalise = [lo, hi](std::string& text) -> std::string {
+        long value = 0;
+        const char* end = text.data() + text.size();
+        const auto result = std::from_chars(text.data(), end, value);
+        if (text.empty() || result.ec != std::errc() || result.ptr != end || value < lo || value > hi)
+            return "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got \"" +
+                   text + "\"";
+        text = std::to_string(value);
+        return "";
+    };
+    return CLI::Validator(checkAndCanonicalise, "");  // the range is in the option's help text
 }
 
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    size_t start = 0;
-    while (start <= text.size()) {
-        size_t comma = text.find(',', start);
-        if (comma == std::string::npos) comma = text.size();
-        if (comma > start) items.push_back(text.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return items;
+// An integer flag whose help text states its range.
+CLI::Option* addWholeNumber(CLI::App& cli, const std::string& flag, int& value, const std::string& typeName, int lo,
+                            int hi, const std::string& help) {
+    const std::string range = " [" + std::to_string(lo) + ".." + std::to_string(hi) + "]";
+    return cli.add_option(flag, value, help + range)->type_name(typeName)->transform(wholeNumberFrom(lo, hi));
+}
+
+// One --show item; CLI11 has already split the list at its commas.
+std::string checkShowItem(const std::string& item) {
+    if (item.empty()) return "";  // "--show ''" names nothing: dropped after parsing
+    const std::string name = item[0] == '-' ? item.substr(1) : item;
+    const std::vector<std::string>& names = showItemNames();
+    if (std::find(names.begin(), names.end(), name) != names.end()) return "";
+    return "unknown item \"" + item + "\", expected one of: " + CLI::detail::join(names, ", ");
+}
+
+void addSceneOptions(CLI::App& cli, DemoOptions& o) {
+    cli.add_option("--scene", o.scenePath, "Scene JSON to open (default scenes/dye_drop.json)")->type_name("FILE");
+    cli.add_option("--set", o.overrides, "Override a scene field, e.g. --set tracers.0.count=1000000 (repeatable)")
+        ->type_name("PATH=VALUE")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    addWholeNumber(cli, "--threads", o.threads, "N", 0, 1024, "Simulation threads (0 = all)");
+}
+
+void addRunOptions(CLI::App& cli, DemoOptions& o) {
+    addWholeNumber(cli, "--frames", o.frames, "N", 1, kMostFrames, "Run N frames (then screenshot and/or quit)");
+    cli.add_option("--screenshot", o.screenshotPath, "Save a PNG after the last frame")->type_name("FILE");
+    cli.add_option("--record", o.recordDir, "Save every frame as DIR/frame_00001.png ...")->type_name("DIR");
+    cli.add_flag("--quit", o.quit, "Quit after --frames");
+    cli.add_flag("--paused", o.paused, "Start paused");
+}
+
+void addBakeOptions(CLI::App& cli, DemoOptions& o) {
+    CLI::Option* vdb =
+        cli.add_option("--vdb", o.vdbDir, "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (and DIR/tracers/)")->type_name("DIR");
+    addWholeNumber(cli, "--vdb-every", o.vdbEvery, "K", 1, kMostFrames, "Simulation steps between baked frames (default 1)")
+        ->needs(vdb);
+    addWholeNumber(cli, "--vdb-frames", o.vdbFrames, "N", 1, kMostFrames, "Stop baking after N frames (default: until quit)")
+        ->needs(vdb);
+}
+
+void addWindowOptions(CLI::App& cli, DemoOptions& o) {
+    cli.add_flag("--hide-ui", o.hideUi, "Draw the scene without panels");
+    cli.add_flag_callback("--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vertical sync");
+    addWholeNumber(cli, "--width", o.width, "W", 64, 16384, "Window width in screen units (default 1280)");
+    addWholeNumber(cli, "--height", o.height, "H", 64, 16384, "Window height in screen units (default 800)");
+    cli.add_option("--shaders", o.shaderDir, "Directory with the GLSL sources")->type_name("DIR");
+    cli.add_option("--show", o.show,
+                   "What to draw, e.g. vortons,-tracers,arrows ('-' turns an item off); items:\n" +
+                       CLI::detail::join(showItemNames(), ", ") + " (vorticity: colour vortons by |omega|)")
+        ->type_name("LIST")
+        ->expected(1)
+        ->delimiter(',')
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->check(CLI::Validator([](std::string& item) { return checkShowItem(item); }, ""));
+}
+
+// The whole command line, writing into o. --help and --version are CLI11's own flags.
+void describeDemoOptions(CLI::App& cli, DemoOptions& o) {
+    // A flag given twice: its last value counts (a later --width overrides an earlier one).
+    cli.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    addSceneOptions(cli, o);
+    addRunOptions(cli, o);
+    addBakeOptions(cli, o);
+    addWindowOptions(cli, o);
+    cli.set_version_flag("--version", "vortonfx " VORTONFX_VERSION);
+}
+
+// Rules that join flags together, checked once every flag is read.
+void checkCombinations(const DemoOptions& o) {
+    if (o.quit && o.frames == 0 && o.screenshotPath.empty())
+        throw OptionsError("--quit: needs --frames N (how many frames to run before quitting)");
+}
+
+// CLI11 reports a value missing at the end of the line as "--frames: 1 required N missing".
+// Only the last argument can lack its value, so the message can say so plainly.
+std::string missingValueMessage(const std::vector<std::string>& args, const CLI::ArgumentMismatch& e) {
+    const std::string what = e.what();
+    const std::string flag = args.empty() ? "" : args.back().substr(0, args.back().find('='));
+    const bool aboutLastFlag = !flag.empty() && what.rfind(flag + ": ", 0) == 0;
+    const bool missing = what.size() >= 8 && what.compare(what.size() - 8, 8, " missing") == 0;
+    return aboutLastFlag && missing ? flag + ": expected a value after it" : what;
 }
 
 }  // namespace
@@ -39,90 +124,32 @@ const std::vector<std::string>& showItemNames() {
 }
 
 std::string demoUsage() {
-    return "usage: vortonfx [options]\n"
-           "  --scene FILE        scene JSON to open (default scenes/dye_drop.json)\n"
-           "  --set PATH=VALUE    override a scene field, e.g. --set tracers.0.count=1000000 (repeatable)\n"
-           "  --frames N          run N frames (then screenshot and/or quit)\n"
-           "  --screenshot FILE   save a PNG after the last frame\n"
-           "  --record DIR        save every frame as DIR/frame_00001.png ...\n"
-           "  --vdb DIR           bake OpenVDB frames DIR/<scene>_0001.vdb ... (and DIR/tracers/)\n"
-           "  --vdb-every K       simulation steps between baked frames (default 1)\n"
-           "  --vdb-frames N      stop baking after N frames (default: bake until quit)\n"
-           "  --quit              quit after --frames\n"
-           "  --paused            start paused\n"
-           "  --hide-ui           draw the scene without panels\n"
-           "  --no-vsync          do not wait for vertical sync\n"
-           "  --width W --height H  window size in screen units (default 1280x800)\n"
-           "  --threads N         simulation threads (0 = all)\n"
-           "  --shaders DIR       directory with the GLSL sources\n"
-           "  --show LIST         what to draw, e.g. vortons,-tracers,arrows (also grid-arrows, grid,\n"
-           "                      bodies, containers, vorticity = colour vortons by |omega|, help, ui)\n"
-           "  --version           print the version and exit\n"
-           "  -h, --help          this text\n";
+    CLI::App cli{"vortonfx: the interactive vortex-particle fluid demo.", "vortonfx"};
+    DemoOptions unused;
+    describeDemoOptions(cli, unused);
+    return cli.help();
 }
 
 DemoOptions parseDemoOptions(const std::vector<std::string>& args) {
     DemoOptions o;
-    using Setter = std::function<void(const std::string&)>;
-    const std::map<std::string, Setter> withValue = {
-        {"--scene", [&](const std::string& v) { o.scenePath = v; }},
-        {"--set", [&](const std::string& v) { o.overrides.push_back(v); }},
-        {"--frames", [&](const std::string& v) { o.frames = parseInt("--frames", v, 1, 100000000); }},
-        {"--screenshot", [&](const std::string& v) { o.screenshotPath = v; }},
-        {"--record", [&](const std::string& v) { o.recordDir = v; }},
-        {"--vdb", [&](const std::string& v) { o.vdbDir = v; }},
-        {"--vdb-every", [&](const std::string& v) { o.vdbEvery = parseInt("--vdb-every", v, 1, 100000000); }},
-        {"--vdb-frames", [&](const std::string& v) { o.vdbFrames = parseInt("--vdb-frames", v, 1, 100000000); }},
-        {"--shaders", [&](const std::string& v) { o.shaderDir = v; }},
-        {"--show", [&](const std::string& v) {
-             for (const std::string& item : splitList(v)) {
-                 std::string name = item[0] == '-' ? item.substr(1) : item;
-                 const auto& names = showItemNames();
-                 if (std::find(names.begin(), names.end(), name) == names.end()) {
-                     std::string known;
-                     for (const std::string& n : names) known += " " + n;
-                     throw OptionsError("--show: unknown item '" + name + "', expected one of:" + known);
-                 }
-                 o.show.push_back(item);
-             }
-         }},
-        {"--width", [&](const std::string& v) { o.width = parseInt("--width", v, 64, 16384); }},
-        {"--height", [&](const std::string& v) { o.height = parseInt("--height", v, 64, 16384); }},
-        {"--threads", [&](const std::string& v) { o.threads = parseInt("--threads", v, 0, 1024); }},
-    };
-    const std::map<std::string, Setter> switches = {
-        {"--quit", [&](const std::string&) { o.quit = true; }},
-        {"--paused", [&](const std::string&) { o.paused = true; }},
-        {"--hide-ui", [&](const std::string&) { o.hideUi = true; }},
-        {"--no-vsync", [&](const std::string&) { o.vsync = false; }},
-        {"--help", [&](const std::string&) { o.showHelp = true; }},
-        {"--version", [&](const std::string&) { o.showVersion = true; }},
-        {"-h", [&](const std::string&) { o.showHelp = true; }},
-    };
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string flag = args[i], value;
-        bool inlineValue = false;
-        if (size_t eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
-            value = flag.substr(eq + 1);
-            flag = flag.substr(0, eq);
-            inlineValue = true;
-        }
-        if (auto it = withValue.find(flag); it != withValue.end()) {
-            if (!inlineValue) {
-                if (i + 1 >= args.size()) throw OptionsError(flag + ": expected a value after it");
-                value = args[++i];
-            }
-            it->second(value);
-        } else if (auto sw = switches.find(flag); sw != switches.end() && !inlineValue) {
-            sw->second("");
-        } else {
-            throw OptionsError(args[i] + ": unknown option (see --help)");
-        }
+    CLI::App cli{"vortonfx", "vortonfx"};
+    describeDemoOptions(cli, o);
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+    try {
+        cli.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        o.showHelp = true;
+        return o;
+    } catch (const CLI::CallForVersion&) {
+        o.showVersion = true;
+        return o;
+    } catch (const CLI::ArgumentMismatch& e) {
+        throw OptionsError(missingValueMessage(args, e));
+    } catch (const CLI::Error& e) {  // every other parse error already names the flag and value
+        throw OptionsError(e.what());
     }
-    if ((o.vdbEvery != 1 || o.vdbFrames != 0) && o.vdbDir.empty())
-        throw OptionsError(std::string(o.vdbFrames ? "--vdb-frames" : "--vdb-every") + ": needs --vdb DIR");
-    if (o.quit && o.frames == 0 && o.screenshotPath.empty())
-        throw OptionsError("--quit: needs --frames N (how many frames to run before quitting)");
+    o.show.erase(std::remove(o.show.begin(), o.show.end(), std::string()), o.show.end());
+    checkCombinations(o);
     return o;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Command line of the demo. Parsing is separate from main() so tests can feed it arguments.
+// Command line of the demo, read with CLI11 like the runner's. Parsing is separate from main()
+// so tests can feed it arguments.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,8 +24,8 @@ struct DemoOptions {
     int width = 1280;
     int height = 800;
     int threads = 0;                   // 0 = all hardware threads
-    bool showHelp = false;
-    bool showVersion = false;
+    bool showHelp = false;             // -h/--help: print demoUsage() and exit
+    bool showVersion = false;          // --version: print the version and exit
     // --show: render toggles applied after the scene loads, e.g. "vortons,-tracers,arrows".
     std::vector<std::string> show;
 };
@@ -37,8 +38,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Throws OptionsError with a message naming the flag and what was expected.
+// args as in argv after the program name. Throws OptionsError with one line naming the flag
+// and the bad value (or the unexpected argument).
 DemoOptions parseDemoOptions(const std::vector<std::string>& args);
+// CLI11's help text for the flags above.
 std::string demoUsage();
 
 }  // namespace vfx

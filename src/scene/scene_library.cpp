@@ -1,4 +1,4 @@
-#include "app/demo/scene_library.hpp"
+#include "scene/scene_library.hpp"
 
 #include "scene/scene.hpp"
 
