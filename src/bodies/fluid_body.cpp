@@ -393,16 +393,7 @@ void setKinematicPose(RigidBody& body, double time) {
 
 vec3 removeNormalComponents(const vec3& g, const vec3* normals, size_t count) {
     vec3 basis[3];
-    int size = 0;
-    for (size_t i = 0; i < count && size < 3; ++i) {
-        vec3 u = normals[i];
-        for (int k = 0; k < size; ++k) u -= glm::dot(u, basis[k]) * basis[k];
-        const float len = glm::length(u);
-        if (len > 1e-3f) basis[size++] = u / len;  // skip (near) repeats of a normal already in
-    }
-    vec3 out = g;
-    for (int k = 0; k < size; ++k) out -= glm::dot(out, basis[k]) * basis[k];
-    return out;
+    return removeAlongBasis(g, basis, orthonormalSpan(normals, count, basis));
 }
 
 vec3 noSlipVorticity(const vec3& vorticity, const vec3& normalIntoFluid, const vec3& slip, float sigma) {

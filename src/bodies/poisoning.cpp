@@ -184,24 +184,6 @@ bool featureNormal(const RigidBody& body, int feature, const vec3& point, vec3& 
     return true;
 }
 
-// Orthonormal basis (Gram-Schmidt in the given order) of the span of some normals; repeats and
-// near-repeats are skipped. Returns its size (0..3).
-int spanBasis(const vec3* normals, size_t count, vec3 basis[3]) {
-    int size = 0;
-    for (size_t i = 0; i < count && size < 3; ++i) {
-        vec3 u = normals[i];
-        for (int k = 0; k < size; ++k) u -= glm::dot(u, basis[k]) * basis[k];
-        const float len = glm::length(u);
-        if (len > 1e-3f) basis[size++] = u / len;
-    }
-    return size;
-}
-
-vec3 removeAlongBasis(vec3 g, const vec3 basis[3], int size) {
-    for (int k = 0; k < size; ++k) g -= glm::dot(g, basis[k]) * basis[k];
-    return g;
-}
-
 void removeMarkedComponents(UniformGrid<vec3>& gradient, const WallMarks& marks, const FeatureSlots& slots,
                             const std::vector<RigidBody>& bodies) {
     const GridShape& shape = gradient.shape();
@@ -236,7 +218,7 @@ void removeMarkedComponents(UniformGrid<vec3>& gradient, const WallMarks& marks,
                         const auto [body, feature] = slots.owner[size_t(w) * 32 + size_t(__builtin_ctz(bits))];
                         if (featureNormal(bodies[body], feature, point, normals[count])) ++count;
                     }
-                basisSize = spanBasis(normals, count, basis);
+                basisSize = orthonormalSpan(normals, count, basis);
                 for (int w = 0; w < words; ++w) previous[w] = mask[w];
                 reusable = !curved;
             }
