@@ -43,8 +43,8 @@ void BM_BodyBuoyancy(benchmark::State& state) {
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> unit(-0.3f, 0.3f);
     for (float& d : density.values()) d = unit(rng);
-    std::vector<RigidBody> bodies{benchBody(box ? makeBoxShape(vec3(0.2f, 0.3f, 0.2f), false) : makeSphereShape(0.3f, false),
-                                            MotionKind::Dynamic)};
+    std::vector<RigidBody> bodies{benchBody(
+        box ? makeBoxShape(vec3(0.2f, 0.3f, 0.2f), false) : makeSphereShape(0.3f, false), MotionKind::Dynamic)};
     bodies[0].orientation = glm::angleAxis(0.3f, glm::normalize(vec3(1, 1, 0)));
     FluidParams fluid;
     for (auto _ : state) {
@@ -132,12 +132,15 @@ const PoisonCase& sloshingCase(int scale) {
 // The article's naive parallel loop: every hit removes the normal component at its stencil
 // points in place. Threads race on shared grid points: UNSAFE, results vary run to run.
 void poisonNaiveUnsafe(UniformGrid<vec3>& gradient, const Vortons& v) {
-    parallelForEach(0, v.size(), [&](size_t i) {
-        if (!v.hitWall[i]) return;
-        const TrilinearStencil s = trilinearStencil(gradient.shape(), v.position[i]);
-        const vec3 n = v.hitNormal[i];
-        for (int k = 0; k < s.count; ++k) gradient[s.index[k]] -= glm::dot(gradient[s.index[k]], n) * n;
-    }, 256);
+    parallelForEach(
+        0, v.size(),
+        [&](size_t i) {
+            if (!v.hitWall[i]) return;
+            const TrilinearStencil s = trilinearStencil(gradient.shape(), v.position[i]);
+            const vec3 n = v.hitNormal[i];
+            for (int k = 0; k < s.count; ++k) gradient[s.index[k]] -= glm::dot(gradient[s.index[k]], n) * n;
+        },
+        256);
 }
 
 // Lock-free float add by compare-and-swap on the float's bits (the article's Float_FetchAndAdd).
@@ -157,16 +160,19 @@ inline void atomicFloatAdd(float& target, float increment) {
 // The article's thread-safe version: the removal is added with CAS float adds. No torn
 // updates, but the result still depends on the order threads run (not deterministic).
 void poisonArticleAtomic(UniformGrid<vec3>& gradient, const Vortons& v) {
-    parallelForEach(0, v.size(), [&](size_t i) {
-        if (!v.hitWall[i]) return;
-        const TrilinearStencil s = trilinearStencil(gradient.shape(), v.position[i]);
-        const vec3 n = v.hitNormal[i];
-        for (int k = 0; k < s.count; ++k) {
-            vec3& g = gradient[s.index[k]];
-            const vec3 removal = -glm::dot(g, n) * n;
-            for (int a = 0; a < 3; ++a) atomicFloatAdd(g[a], removal[a]);
-        }
-    }, 256);
+    parallelForEach(
+        0, v.size(),
+        [&](size_t i) {
+            if (!v.hitWall[i]) return;
+            const TrilinearStencil s = trilinearStencil(gradient.shape(), v.position[i]);
+            const vec3 n = v.hitNormal[i];
+            for (int k = 0; k < s.count; ++k) {
+                vec3& g = gradient[s.index[k]];
+                const vec3 removal = -glm::dot(g, n) * n;
+                for (int a = 0; a < 3; ++a) atomicFloatAdd(g[a], removal[a]);
+            }
+        },
+        256);
 }
 
 enum Variant { Serial, Atomic, Partitioned, NaiveUnsafe, ArticleAtomic };
@@ -178,7 +184,7 @@ void BM_PoisonDensityGradient(benchmark::State& state) {
     tbb::global_control threads(tbb::global_control::max_allowed_parallelism, size_t(state.range(2)));
     FluidParams fluid;
     fluid.poisoning = Poisoning::Hits;
-    fluid.poisonVariant = variant == Atomic ? PoisonVariant::Atomic
+    fluid.poisonVariant = variant == Atomic        ? PoisonVariant::Atomic
                           : variant == Partitioned ? PoisonVariant::Partitioned
                                                    : PoisonVariant::Serial;
     UniformGrid<vec3> gradient = c.gradient;
@@ -186,12 +192,16 @@ void BM_PoisonDensityGradient(benchmark::State& state) {
         state.PauseTiming();
         gradient.values() = c.gradient.values();
         state.ResumeTiming();
-        if (variant == NaiveUnsafe) poisonNaiveUnsafe(gradient, c.vortons);
-        else if (variant == ArticleAtomic) poisonArticleAtomic(gradient, c.vortons);
-        else poisonDensityGradient(gradient, c.bodies, c.vortons, c.partition, fluid);
+        if (variant == NaiveUnsafe)
+            poisonNaiveUnsafe(gradient, c.vortons);
+        else if (variant == ArticleAtomic)
+            poisonArticleAtomic(gradient, c.vortons);
+        else
+            poisonDensityGradient(gradient, c.bodies, c.vortons, c.partition, fluid);
         benchmark::ClobberMemory();
     }
-    const char* names[] = {"serial", "atomic", "partitioned", "naive UNSAFE (racy)", "article CAS float add (order-dependent)"};
+    const char* names[] = {"serial", "atomic", "partitioned", "naive UNSAFE (racy)",
+                           "article CAS float add (order-dependent)"};
     state.SetLabel(std::string(names[variant]) + ", " + std::to_string(c.vortons.size()) + " vortons, " +
                    std::to_string(c.hits) + " hits, " + std::to_string(c.gradient.size()) + " grid points");
 }

@@ -155,12 +155,21 @@ void sizeThreadArgs(benchmark::internal::Benchmark* b, std::initializer_list<lon
 }
 
 // Fixed step counts (fewer for the big cases) keep the default run short.
-BENCHMARK(BM_DyeDropStep)->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 4096); })
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(20);
-BENCHMARK(BM_DyeDropStep)->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 16384); })
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(8);
-BENCHMARK(BM_DyeDropStep)->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 65536); })
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_DyeDropStep)
+    ->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 4096); })
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(20);
+BENCHMARK(BM_DyeDropStep)
+    ->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 16384); })
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(8);
+BENCHMARK(BM_DyeDropStep)
+    ->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 65536); })
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 BENCHMARK(BM_AuthorsDyeDropFrame)
     ->ArgNames({"vortons", "threads"})
     ->Args({4096, 2})
@@ -170,14 +179,26 @@ BENCHMARK(BM_AuthorsDyeDropFrame)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_TreeVelocityOnGrid)
-    ->Apply([](benchmark::internal::Benchmark* b) { sizeThreadArgs(b, {4096, 16384, 65536}); })
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.2);
+    ->Apply([](benchmark::internal::Benchmark* b) {
+        sizeThreadArgs(b, {4096, 16384, 65536});
+    })
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.2);
 BENCHMARK(BM_DirectVelocityOnGrid)
-    ->Apply([](benchmark::internal::Benchmark* b) { sizeThreadArgs(b, {4096, 16384}); })
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+    ->Apply([](benchmark::internal::Benchmark* b) {
+        sizeThreadArgs(b, {4096, 16384});
+    })
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK(BM_PseDiffusion)
-    ->Apply([](benchmark::internal::Benchmark* b) { sizeThreadArgs(b, {4096, 16384, 65536}); })
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.2);
+    ->Apply([](benchmark::internal::Benchmark* b) {
+        sizeThreadArgs(b, {4096, 16384, 65536});
+    })
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.2);
 
 }  // namespace
 }  // namespace vfx

@@ -67,10 +67,18 @@ void runBaroclinic(benchmark::State& state, GradientSource source) {
 void BM_BaroclinicGridGradient(benchmark::State& state) { runBaroclinic(state, GradientSource::Grid); }
 void BM_BaroclinicSphGradient(benchmark::State& state) { runBaroclinic(state, GradientSource::Sph); }
 
-BENCHMARK(BM_BaroclinicGridGradient)->ArgsProduct({{1, 2}, {0, 1}})->ArgNames({"threads", "box"})
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(300);
-BENCHMARK(BM_BaroclinicSphGradient)->ArgsProduct({{1, 2}, {0, 1}})->ArgNames({"threads", "box"})
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(300);
+BENCHMARK(BM_BaroclinicGridGradient)
+    ->ArgsProduct({{1, 2}, {0, 1}})
+    ->ArgNames({"threads", "box"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(300);
+BENCHMARK(BM_BaroclinicSphGradient)
+    ->ArgsProduct({{1, 2}, {0, 1}})
+    ->ArgNames({"threads", "box"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(300);
 
 // The SPH fluid phase ("sph": partition, number density, pressure, viscosity, integration)
 // under the sph and hybrid methods, same drop in the box. Args: {threads, method 1 = sph, 2 = hybrid}.
@@ -86,8 +94,12 @@ void BM_SphPhase(benchmark::State& state) {
     };
     timeSteps(state, sim, rebuild, scene.time.dt, {Phase::Sph});
 }
-BENCHMARK(BM_SphPhase)->ArgsProduct({{1, 2}, {1, 2}})->ArgNames({"threads", "method"})
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(200);
+BENCHMARK(BM_SphPhase)
+    ->ArgsProduct({{1, 2}, {1, 2}})
+    ->ArgNames({"threads", "method"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(200);
 
 }  // namespace
 }  // namespace vfx

@@ -42,8 +42,9 @@ int main() {
     double sumY = 0.0;
     for (const vfx::vec3& p : sim.tracers().position) sumY += p.y;
     const double meanY = sumY / double(sim.tracers().size());
-    std::printf("vortonfx %s: %zu vortons, %zu tracers, 1 s simulated in %.2f ms per step; dyed fluid centre y = %.3f m\n",
-                VORTONFX_VERSION, sim.vortons().size(), sim.tracers().size(), sim.lastStepMs(), meanY);
+    std::printf(
+        "vortonfx %s: %zu vortons, %zu tracers, 1 s simulated in %.2f ms per step; dyed fluid centre y = %.3f m\n",
+        VORTONFX_VERSION, sim.vortons().size(), sim.tracers().size(), sim.lastStepMs(), meanY);
     // The heavy ball must have started to sink (exit code checked by ctest).
     return meanY < -0.05 && std::isfinite(meanY) ? 0 : 1;
 }

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config python3
   libtbb-dev libglfw3-dev libglm-dev libimgui-dev python3-glad nlohmann-json3-dev
   libstb-dev libcli11-dev libgtest-dev libbenchmark-dev libopenvdb-dev libboost-dev python3-openvdb
-  xvfb xauth libgl1-mesa-dri)
+  xvfb xauth libgl1-mesa-dri clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+# VFX_WERROR=ON (as CI sets it) turns compiler warnings into errors.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVFX_WERROR="${VFX_WERROR:-OFF}"
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j1 "$@"

@@ -84,9 +84,9 @@ TEST(BodyShapes, RejectsPlaneSetsThatDoNotBoundAConvexRegion) {
     EXPECT_NE(open.find("do not bound a finite region"), std::string::npos) << open;
     // a box missing its bottom face: open downward
     const std::string noBottom = messageOf([&] {
-        makePolytopeFromPlanes({plane({1, 0, 0}, 1), plane({-1, 0, 0}, 1), plane({0, 1, 0}, 1), plane({0, 0, 1}, 1),
-                                plane({0, 0, -1}, 1)},
-                               false);
+        makePolytopeFromPlanes(
+            {plane({1, 0, 0}, 1), plane({-1, 0, 0}, 1), plane({0, 1, 0}, 1), plane({0, 0, 1}, 1), plane({0, 0, -1}, 1)},
+            false);
     });
     EXPECT_NE(noBottom.find("do not bound a finite region"), std::string::npos) << noBottom;
     // contradictory: x <= -1 and x >= 1
@@ -123,10 +123,11 @@ TEST(BodyShapes, PolytopeFromVerticesBuildsTheConvexHull) {
     EXPECT_NEAR(s.circumscribedRadius, std::sqrt(1.0f + 4.0f + 0.25f), 1e-4f);
     EXPECT_NEAR(s.inscribedRadius, 0.5f, 1e-5f);
     EXPECT_NE(messageOf([] { makePolytopeFromVertices({vec3(0), vec3(1, 0, 0), vec3(0, 1, 0)}, false); }), "");
-    EXPECT_NE(messageOf([] {
-                  makePolytopeFromVertices({vec3(0), vec3(1, 0, 0), vec3(0, 1, 0), vec3(1, 1, 0), vec3(2, 3, 0)}, false);
-              }).find("coplanar"),
-              std::string::npos);
+    EXPECT_NE(
+        messageOf([] {
+            makePolytopeFromVertices({vec3(0), vec3(1, 0, 0), vec3(0, 1, 0), vec3(1, 1, 0), vec3(2, 3, 0)}, false);
+        }).find("coplanar"),
+        std::string::npos);
 }
 
 TEST(BodyShapes, MassAndInertiaMatchAnalyticFormulas) {
@@ -180,9 +181,9 @@ TEST(BodyBuoyancy, LoneBodyAcceleratesAtReducedGravity) {
         const float a = accelerationAlone(rho, 1.0f);
         EXPECT_NEAR(a, expected, 0.01f * std::max(std::abs(expected), 0.01f)) << "body density " << rho;
     }
-    EXPECT_LT(accelerationAlone(1.5f, 1.0f), 0.0f);   // heavy sinks
-    EXPECT_GT(accelerationAlone(0.5f, 1.0f), 0.0f);   // light rises
-    EXPECT_EQ(accelerationAlone(1.0f, 1.0f), 0.0f);   // equal stays
+    EXPECT_LT(accelerationAlone(1.5f, 1.0f), 0.0f);  // heavy sinks
+    EXPECT_GT(accelerationAlone(0.5f, 1.0f), 0.0f);  // light rises
+    EXPECT_EQ(accelerationAlone(1.0f, 1.0f), 0.0f);  // equal stays
 }
 
 TEST(BodyBuoyancy, LoneBodyInASimulationWithNoVortons) {
@@ -219,8 +220,10 @@ TEST(BodyBuoyancy, DisplacedMassHalfInEachOfTwoLayers) {
     // Half the ball in fluid of density 1.4, half in 0.9.
     EXPECT_NEAR(displacedMass(ball, grid, fluid), 0.5f * (1.4f + 0.9f) * volume, 1e-4f);
     // Wholly in one layer.
-    EXPECT_NEAR(displacedMass(makeBody(makeSphereShape(0.5f, false), 1.0f, vec3(0, -1, 0)), grid, fluid), 1.4f * volume, 1e-4f);
-    EXPECT_NEAR(displacedMass(makeBody(makeSphereShape(0.5f, false), 1.0f, vec3(0, 1, 0)), grid, fluid), 0.9f * volume, 1e-4f);
+    EXPECT_NEAR(displacedMass(makeBody(makeSphereShape(0.5f, false), 1.0f, vec3(0, -1, 0)), grid, fluid), 1.4f * volume,
+                1e-4f);
+    EXPECT_NEAR(displacedMass(makeBody(makeSphereShape(0.5f, false), 1.0f, vec3(0, 1, 0)), grid, fluid), 0.9f * volume,
+                1e-4f);
     // A box reaches its half height along gravity, so the same holds for it.
     const RigidBody box = makeBody(makeBoxShape(vec3(0.3f, 0.5f, 0.3f), false), 1.0f);
     EXPECT_NEAR(displacedMass(box, grid, fluid), 0.5f * (1.4f + 0.9f) * box.shape.volume(), 1e-4f);
@@ -245,7 +248,7 @@ TEST(BodyBuoyancy, BallOscillatesAboutTheInterfaceOfTwoLayers) {
         highest = std::max(highest, bodies[0].position.y);
         sum += bodies[0].position.y;
     }
-    EXPECT_NEAR(lowest, -1.0f, 0.05f);   // the mirror image of the start
+    EXPECT_NEAR(lowest, -1.0f, 0.05f);  // the mirror image of the start
     EXPECT_NEAR(highest, 1.0f, 0.05f);
     EXPECT_NEAR(sum / steps, 0.0, 0.1);  // centred on the interface
 }
@@ -321,8 +324,9 @@ TEST(FluidBodyInteraction, StillBodyInAStreamIsPushedAlong) {
     EXPECT_LT(std::abs(bodies[0].velocity.x), 0.1f * stream.z);
     EXPECT_LT(std::abs(bodies[0].velocity.y), 0.1f * stream.z);
     EXPECT_GT(bodies[0].position.z, 0.0f);
-    std::cout << "[ body ] in a 1.5 m/s stream for 1 s: velocity " << bodies[0].velocity.x << " " << bodies[0].velocity.y
-              << " " << bodies[0].velocity.z << ", spin " << glm::length(bodies[0].angularVelocity) << "\n";
+    std::cout << "[ body ] in a 1.5 m/s stream for 1 s: velocity " << bodies[0].velocity.x << " "
+              << bodies[0].velocity.y << " " << bodies[0].velocity.z << ", spin "
+              << glm::length(bodies[0].angularVelocity) << "\n";
 }
 
 TEST(FluidBodyInteraction, VortonsTakeNoSlipVorticityAndTorqueGoesToTheBody) {
@@ -472,7 +476,8 @@ float worstEscape(RigidBody body, RigidBody tank, int steps, RigidBody* finalBod
     for (int s = 1; s <= steps; ++s) {
         bodies[1].force += vec3(0.0f, -9.8f, 0.0f) * bodies[1].mass;
         integrateBodies(bodies, 0.01 * s, 0.01f);
-        for (const vec3& n : {vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 1, 0), vec3(0, -1, 0), vec3(0, 0, 1), vec3(0, 0, -1)}) {
+        for (const vec3& n :
+             {vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 1, 0), vec3(0, -1, 0), vec3(0, 0, 1), vec3(0, 0, -1)}) {
             // Farthest point of the body along n against the tank's face along n (axis-aligned box tank).
             const vec3 local = glm::conjugate(bodies[1].orientation) * n;
             float reach = bodies[1].shape.radius;
@@ -563,8 +568,8 @@ TEST(FluidBodySimulation, StratifiedBallSinksToTheInterfaceAndBobs) {
     const float final = sim.bodies()[ball].position.y;
     std::cout << "[ body ] stratified ball: from y = 0.25 down to " << lowest << " at t = " << lowestTime
               << " s, back up to " << final << " at t = " << sim.time() << " s (interface at 0)\n";
-    EXPECT_LT(lowest, 0.0f);      // reached the interface
-    EXPECT_GT(lowest, -0.35f);    // did not sink to the heavy layer's floor
+    EXPECT_LT(lowest, 0.0f);           // reached the interface
+    EXPECT_GT(lowest, -0.35f);         // did not sink to the heavy layer's floor
     EXPECT_GT(final, lowest + 0.02f);  // and turned back up: it bobs
 }
 
@@ -572,7 +577,8 @@ TEST(FluidBodySimulation, OneAndTwoThreadsIdenticalWithADynamicBody) {
     auto run = [](int threads) {
         Simulation sim;
         sim.setThreads(threads);
-        buildSimulation(loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/stratified_ball.json", {"tracers.0.count=2000"}), sim);
+        buildSimulation(
+            loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/stratified_ball.json", {"tracers.0.count=2000"}), sim);
         sim.bodies()[0].velocity = vec3(0.3f, -1.0f, 0.2f);  // collide hard from the start
         for (int s = 0; s < 30; ++s) sim.step(0.01f);
         return std::make_pair(sim.vortons(), sim.bodies());

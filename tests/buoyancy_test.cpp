@@ -70,8 +70,9 @@ struct LatticeSetup {
 
 void buildLattice(Simulation& sim, const LatticeSetup& s) {
     const float h = LatticeSetup::kSpacing;
-    test::addLattice(sim.vortons(), ivec3(LatticeSetup::kCount), vec3(-s.offset), h,
-                     [&](const vec3& p) { return s.a + glm::dot(s.b, p); }, nullptr);
+    test::addLattice(
+        sim.vortons(), ivec3(LatticeSetup::kCount), vec3(-s.offset), h,
+        [&](const vec3& p) { return s.a + glm::dot(s.b, p); }, nullptr);
     const float sigma = sim.vortons().radius[0];
     const int gridCells = 16;
     const float corner = 0.5f * float(gridCells) * h - sigma;  // padded by sigma on each side: E = 16 h
@@ -110,7 +111,8 @@ TEST(DensityGradient, LinearFieldIsExactInTheInterior) {
                 }
                 if (insideLattice(p, h, s)) {
                     const vec3 g = sim.densityGradientGrid().at(x, y, z);
-                    for (int c = 0; c < 3; ++c) EXPECT_NEAR(g[c], s.b[c], 2e-4f) << "point " << x << "," << y << "," << z;
+                    for (int c = 0; c < 3; ++c)
+                        EXPECT_NEAR(g[c], s.b[c], 2e-4f) << "point " << x << "," << y << "," << z;
                     ++gradientChecked;
                 }
             }
@@ -139,34 +141,34 @@ TEST(DensityGradient, LinearFieldIsExactInTheInterior) {
 // applied to the field it differentiates (a random ball), with and without coverage
 // normalisation, and the grid keeps two empty layers of points around the deposit.
 TEST(DensityGradient, CentredInsideWithEmptyLayersAtTheFaces) {
-  for (bool coverage : {false, true}) {
-    Simulation sim;
-    sim.fluid().coverageDensity = coverage;
-    test::addBall(sim.vortons(), test::BallSpec{vec3(0.0f), 0.5f, 1500, 0.5f, vec3(0.0f), 4});
-    sim.step(kDt);
-    const UniformGrid<float> rho = sim.buoyancyDensityGrid();
-    const UniformGrid<vec3>& grad = sim.densityGradientGrid();
-    const GridShape& s = rho.shape();
-    int nonZeroFaces = 0;
-    for (int z = 0; z < s.points.z; ++z)
-        for (int y = 0; y < s.points.y; ++y)
-            for (int x = 0; x < s.points.x; ++x)
-                for (int a = 0; a < 3; ++a) {
-                    ivec3 p(x, y, z), lo = p, hi = p;
-                    const bool lowFace = p[a] == 0, highFace = p[a] == s.points[a] - 1;
-                    lo[a] = lowFace ? p[a] : p[a] - 1;
-                    hi[a] = highFace ? p[a] : p[a] + 1;
-                    const float want = (rho.at(hi.x, hi.y, hi.z) - rho.at(lo.x, lo.y, lo.z)) /
-                                       (float(hi[a] - lo[a]) * s.spacing[a]);
-                    const float got = grad.at(x, y, z)[a];
-                    EXPECT_NEAR(got, want, 1e-5f * (std::abs(want) + 1.0f));
-                    const bool nearFace = p[a] <= 1 || p[a] >= s.points[a] - 2;
-                    if (nearFace && rho.at(x, y, z) != 0.0f) ++nonZeroFaces;
-                }
-    // Two empty layers at every face: the centred differences then sum by parts exactly, which
-    // is what makes the baroclinic source's impulse exactly g sum(rho' V) / rho0.
-    EXPECT_EQ(nonZeroFaces, 0) << "the deposit reaches the grid's two outer layers";
-  }
+    for (bool coverage : {false, true}) {
+        Simulation sim;
+        sim.fluid().coverageDensity = coverage;
+        test::addBall(sim.vortons(), test::BallSpec{vec3(0.0f), 0.5f, 1500, 0.5f, vec3(0.0f), 4});
+        sim.step(kDt);
+        const UniformGrid<float> rho = sim.buoyancyDensityGrid();
+        const UniformGrid<vec3>& grad = sim.densityGradientGrid();
+        const GridShape& s = rho.shape();
+        int nonZeroFaces = 0;
+        for (int z = 0; z < s.points.z; ++z)
+            for (int y = 0; y < s.points.y; ++y)
+                for (int x = 0; x < s.points.x; ++x)
+                    for (int a = 0; a < 3; ++a) {
+                        ivec3 p(x, y, z), lo = p, hi = p;
+                        const bool lowFace = p[a] == 0, highFace = p[a] == s.points[a] - 1;
+                        lo[a] = lowFace ? p[a] : p[a] - 1;
+                        hi[a] = highFace ? p[a] : p[a] + 1;
+                        const float want = (rho.at(hi.x, hi.y, hi.z) - rho.at(lo.x, lo.y, lo.z)) /
+                                           (float(hi[a] - lo[a]) * s.spacing[a]);
+                        const float got = grad.at(x, y, z)[a];
+                        EXPECT_NEAR(got, want, 1e-5f * (std::abs(want) + 1.0f));
+                        const bool nearFace = p[a] <= 1 || p[a] >= s.points[a] - 2;
+                        if (nearFace && rho.at(x, y, z) != 0.0f) ++nonZeroFaces;
+                    }
+        // Two empty layers at every face: the centred differences then sum by parts exactly, which
+        // is what makes the baroclinic source's impulse exactly g sum(rho' V) / rho0.
+        EXPECT_EQ(nonZeroFaces, 0) << "the deposit reaches the grid's two outer layers";
+    }
 }
 
 // --- sign and shape of baroclinic generation ----------------------------------------------------

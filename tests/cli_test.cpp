@@ -128,7 +128,8 @@ TEST_F(SimCli, BakeWritesOneFrameEveryKSteps) {
 }
 
 TEST_F(SimCli, RunWritesDumpAndStats) {
-    const RunResult r = run(scene_ + " --steps 4 --every 2 --threads 1 --dump '" + dump_ + "' --stats '" + stats_ + "' --quiet");
+    const RunResult r =
+        run(scene_ + " --steps 4 --every 2 --threads 1 --dump '" + dump_ + "' --stats '" + stats_ + "' --quiet");
     ASSERT_EQ(r.exitCode, 0) << r.output;
     std::ifstream dumpFile(dump_);
     const nlohmann::json d = nlohmann::json::parse(dumpFile);
@@ -148,9 +149,11 @@ TEST_F(SimCli, RunWritesDumpAndStats) {
     size_t rows = 0;
     while (std::getline(statsFile, line)) ++rows;
     EXPECT_EQ(rows, 2u);
-    for (const char* column : {"step,time,ms_step,vortons,tracers,kinetic_energy,circulation_x,circulation_y,circulation_z,"
-                               "impulse_x,impulse_y,impulse_z,angular_impulse_x", "mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,ms_",
-                               "body_ball_x,body_ball_y,body_ball_z,vortonfx_version"})
+    for (const char* column :
+         {"step,time,ms_step,vortons,tracers,kinetic_energy,circulation_x,circulation_y,circulation_z,"
+          "impulse_x,impulse_y,impulse_z,angular_impulse_x",
+          "mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,ms_",
+          "body_ball_x,body_ball_y,body_ball_z,vortonfx_version"})
         EXPECT_NE(header.find(column), std::string::npos) << header;
 }
 

@@ -41,8 +41,8 @@ TEST(ContactGeometry, SolidBoxDistances) {
     EXPECT_NEAR(n.x, 1.0f, 1e-6f);
     EXPECT_NEAR(contactDistance(box, vec3(0, -1.5f, 2.9f), &n), -0.1f, 1e-6f);  // inside near z = 3
     EXPECT_NEAR(n.z, 1.0f, 1e-6f);
-    EXPECT_NEAR(contactDistance(box, vec3(3, 0, 0), &n), 2.0f, 1e-6f);  // outside
-    EXPECT_NEAR(contactDistance(box, vec3(1, 0.3f, 0), &n), 0.0f, 1e-6f);  // on a face
+    EXPECT_NEAR(contactDistance(box, vec3(3, 0, 0), &n), 2.0f, 1e-6f);        // outside
+    EXPECT_NEAR(contactDistance(box, vec3(1, 0.3f, 0), &n), 0.0f, 1e-6f);     // on a face
     EXPECT_NEAR(contactDistance(box, vec3(1.2f, 2.1f, 0), &n), 0.2f, 1e-6f);  // near an edge: largest plane
     EXPECT_NEAR(n.x, 1.0f, 1e-6f);
     const BodyContact c = contactWithBody(box, vec3(1.2f, 0.5f, -1));
@@ -53,7 +53,7 @@ TEST(ContactGeometry, HoleBoxDistances) {
     const RigidBody tank = makeContainer(vec3(1, 2, 3));
     vec3 n;
     EXPECT_NEAR(contactDistance(tank, vec3(0.5f, 0, 0), &n), 0.5f, 1e-6f);  // free, 0.5 from the x wall
-    EXPECT_NEAR(n.x, -1.0f, 1e-6f);                                        // normal into the fluid
+    EXPECT_NEAR(n.x, -1.0f, 1e-6f);                                         // normal into the fluid
     EXPECT_NEAR(contactDistance(tank, vec3(0, 0, 0), &n), 1.0f, 1e-6f);
     EXPECT_NEAR(contactDistance(tank, vec3(3, 0, 0), &n), -2.0f, 1e-6f);  // escaped: penetration 2
     EXPECT_NEAR(contactDistance(tank, vec3(0, 2, 0), &n), 0.0f, 1e-6f);   // on the lid
@@ -227,8 +227,9 @@ double stillStratifiedEnergy(Poisoning poisoning, PoisonVariant variant = Poison
     sim.fluid().poisonVariant = variant;
     sim.fluid().viscosity = 0.0f;
     const float h = 0.1f;
-    test::addLattice(sim.vortons(), ivec3(12, 10, 8), vec3(-0.55f, -0.45f, -0.35f), h,
-                     [](const vec3& p) { return -0.3f * p.y; }, nullptr);
+    test::addLattice(
+        sim.vortons(), ivec3(12, 10, 8), vec3(-0.55f, -0.45f, -0.35f), h, [](const vec3& p) { return -0.3f * p.y; },
+        nullptr);
     sim.bodies().push_back(makeContainer(vec3(0.6f, 0.5f, 0.4f)));
     for (int s = 0; s < steps; ++s) sim.step(0.01f);
     return sim.diagnostics().kineticEnergy;
@@ -256,7 +257,8 @@ std::vector<double> filledTankEnergy(bool coverageDensity, int steps) {
     sim.fluid().viscosity = 0.004f;
     sim.fluid().poisoning = Poisoning::Walls;
     const float h = 0.1f;
-    test::addLattice(sim.vortons(), ivec3(16), vec3(-0.75f), h, [](const vec3&) { return 0.3f; }, nullptr);
+    test::addLattice(
+        sim.vortons(), ivec3(16), vec3(-0.75f), h, [](const vec3&) { return 0.3f; }, nullptr);
     sim.bodies().push_back(makeContainer(vec3(0.8f)));
     std::vector<double> energy;
     for (int s = 1; s <= steps; ++s) {
@@ -382,13 +384,13 @@ TEST(Poisoning, WallsRemoveNormalComponentsNearWallsAndCorners) {
     fluid.poisonTestRadius = 0.15f;
     Vortons none;
     poisonDensityGradient(g, bodies, none, CellPartition(), fluid);
-    EXPECT_EQ(g.at(10, 10, 10), vec3(1, 2, 3));   // centre untouched
-    EXPECT_EQ(g.at(20, 10, 10), vec3(0, 2, 3));   // on the +x wall
-    EXPECT_EQ(g.at(19, 10, 10).y, 2.0f);          // within the test radius of it
+    EXPECT_EQ(g.at(10, 10, 10), vec3(1, 2, 3));  // centre untouched
+    EXPECT_EQ(g.at(20, 10, 10), vec3(0, 2, 3));  // on the +x wall
+    EXPECT_EQ(g.at(19, 10, 10).y, 2.0f);         // within the test radius of it
     EXPECT_NEAR(g.at(19, 10, 10).x, 0.0f, 1e-6f);
-    EXPECT_EQ(g.at(18, 10, 10), vec3(1, 2, 3));   // farther in: untouched
-    EXPECT_EQ(g.at(0, 0, 10), vec3(0, 0, 3));     // edge: both walls' components go
-    EXPECT_EQ(g.at(0, 20, 0), vec3(0, 0, 0));     // corner: everything goes
+    EXPECT_EQ(g.at(18, 10, 10), vec3(1, 2, 3));  // farther in: untouched
+    EXPECT_EQ(g.at(0, 0, 10), vec3(0, 0, 3));    // edge: both walls' components go
+    EXPECT_EQ(g.at(0, 20, 0), vec3(0, 0, 0));    // corner: everything goes
 }
 
 TEST(Poisoning, ComponentRemovalIsOrderIndependent) {

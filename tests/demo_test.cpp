@@ -71,9 +71,9 @@ TEST(DemoOptions, EveryNumberFlagStatesItsRangeAndTheBadValue) {
         const char* flag;
         int lo, hi;
     };
-    for (const Range& r : {Range{"--frames", 1, 100000000}, Range{"--vdb-every", 1, 100000000},
-                           Range{"--vdb-frames", 1, 100000000}, Range{"--width", 64, 16384},
-                           Range{"--height", 64, 16384}, Range{"--threads", 0, 1024}}) {
+    for (const Range& r :
+         {Range{"--frames", 1, 100000000}, Range{"--vdb-every", 1, 100000000}, Range{"--vdb-frames", 1, 100000000},
+          Range{"--width", 64, 16384}, Range{"--height", 64, 16384}, Range{"--threads", 0, 1024}}) {
         const std::string range = "from " + std::to_string(r.lo) + " to " + std::to_string(r.hi);
         for (const std::string& bad : {std::to_string(r.lo - 1), std::to_string(r.hi + 1), std::string("ten"),
                                        std::string("1.5"), std::string("0x10"), std::string("")}) {
@@ -127,8 +127,8 @@ TEST(DemoOptions, HelpAndVersionWinOverOtherFlags) {
     EXPECT_FALSE(parseDemoOptions({}).showHelp);
     const std::string usage = demoUsage();
     for (const char* flag : {"-h,--help", "--scene", "--set", "--frames", "--screenshot", "--record", "--vdb",
-                             "--vdb-every", "--vdb-frames", "--quit", "--paused", "--hide-ui", "--no-vsync",
-                             "--width", "--height", "--threads", "--shaders", "--show", "--version"})
+                             "--vdb-every", "--vdb-frames", "--quit", "--paused", "--hide-ui", "--no-vsync", "--width",
+                             "--height", "--threads", "--shaders", "--show", "--version"})
         EXPECT_PRED2(contains, usage, flag);
 }
 
@@ -194,8 +194,8 @@ TEST(MeshBuilder, BoxHasTwelveOutwardTriangles) {
     for (size_t t = 0; t < mesh.vertices.size(); t += 3) {
         glm::vec3 a = mesh.vertices[t].position, b = mesh.vertices[t + 1].position, c = mesh.vertices[t + 2].position;
         glm::vec3 n = mesh.vertices[t].normal;
-        EXPECT_GT(glm::dot(n, (a + b + c) / 3.0f), 0.0f);                  // normal points out
-        EXPECT_GT(glm::dot(glm::cross(b - a, c - a), n), 0.0f);           // counter-clockwise from outside
+        EXPECT_GT(glm::dot(n, (a + b + c) / 3.0f), 0.0f);        // normal points out
+        EXPECT_GT(glm::dot(glm::cross(b - a, c - a), n), 0.0f);  // counter-clockwise from outside
     }
 }
 
@@ -219,8 +219,8 @@ RigidBody bodyWith(CollisionShape shape, glm::vec3 position) {
 
 TEST(Interaction, PicksTheNearestSolidAndSkipsContainers) {
     std::vector<RigidBody> bodies;
-    bodies.push_back(bodyWith(makeBoxShape(glm::vec3(3.0f), true), glm::vec3(0)));         // tank around everything
-    bodies.push_back(bodyWith(makeSphereShape(0.5f, false), glm::vec3(0, 0, -1)));        // far ball
+    bodies.push_back(bodyWith(makeBoxShape(glm::vec3(3.0f), true), glm::vec3(0)));          // tank around everything
+    bodies.push_back(bodyWith(makeSphereShape(0.5f, false), glm::vec3(0, 0, -1)));          // far ball
     bodies.push_back(bodyWith(makeBoxShape(glm::vec3(0.25f), false), glm::vec3(0, 0, 1)));  // near box
     Ray ray{glm::vec3(0, 0, 5), glm::vec3(0, 0, -1)};
     BodyHit hit = pickBody(ray, bodies, false);
@@ -332,15 +332,24 @@ TEST(FluidPanel, EveryFluidParameterHasAWidgetAndATooltip) {
         EXPECT_FALSE(s->description.empty()) << s->key << " has no tooltip";
         nlohmann::json value = getFluidParam(fluid, s->key);
         switch (s->type) {
-            case ParamType::Float: EXPECT_TRUE(value.is_number()) << s->key; break;
-            case ParamType::Int: EXPECT_TRUE(value.is_number_integer()) << s->key; break;
-            case ParamType::Bool: EXPECT_TRUE(value.is_boolean()) << s->key; break;
-            case ParamType::Vec3: EXPECT_TRUE(value.is_array() && value.size() == 3) << s->key; break;
+            case ParamType::Float:
+                EXPECT_TRUE(value.is_number()) << s->key;
+                break;
+            case ParamType::Int:
+                EXPECT_TRUE(value.is_number_integer()) << s->key;
+                break;
+            case ParamType::Bool:
+                EXPECT_TRUE(value.is_boolean()) << s->key;
+                break;
+            case ParamType::Vec3:
+                EXPECT_TRUE(value.is_array() && value.size() == 3) << s->key;
+                break;
             case ParamType::Enum:
                 EXPECT_FALSE(s->choices.empty()) << s->key;
                 EXPECT_TRUE(value.is_string()) << s->key;
                 break;
-            default: ADD_FAILURE() << "fluid." << s->key << " has a type the panel cannot edit";
+            default:
+                ADD_FAILURE() << "fluid." << s->key << " has a type the panel cannot edit";
         }
         // Writing back what was read is accepted (the panel does this on every edit).
         EXPECT_EQ(setFluidParam(fluid, s->key, value), "") << s->key;

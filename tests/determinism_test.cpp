@@ -13,7 +13,8 @@ namespace {
 void buildScene(Simulation& sim, VelocitySolver solver, size_t vortons) {
     sim.fluid().velocitySolver = solver;
     sim.fluid().viscosity = 0.01f;  // large enough that PSE visibly acts in 20 steps
-    test::addBall(sim.vortons(), test::BallSpec{vec3(0.0f, 1.0f, 0.0f), 0.5f, vortons, 0.5f, vec3(0.0f, 0.3f, 0.1f), 1});
+    test::addBall(sim.vortons(),
+                  test::BallSpec{vec3(0.0f, 1.0f, 0.0f), 0.5f, vortons, 0.5f, vec3(0.0f, 0.3f, 0.1f), 1});
     test::addBall(sim.vortons(), test::BallSpec{vec3(0.9f, 0.8f, 0.0f), 0.25f, vortons / 4, -0.3f, vec3(0.0f), 2});
     test::addTracerBall(sim.tracers(), vec3(0.0f, 1.0f, 0.0f), 0.7f, 3000, 3);
 }
@@ -85,7 +86,8 @@ TEST(Determinism, SubstepsRemeshingAndBaroclinicFormsOneAndTwoThreadsBitwiseEqua
                 maxSubsteps = std::max(maxSubsteps, sim.lastSubsteps());
             }
             remeshes = sim.remeshCount();
-            states[threads - 1] = State{sim.vortons(), sim.tracers(), sim.velocityGrid().values(), sim.densityGrid().values()};
+            states[threads - 1] =
+                State{sim.vortons(), sim.tracers(), sim.velocityGrid().values(), sim.densityGrid().values()};
         }
         EXPECT_GT(maxSubsteps, 1);
         EXPECT_GT(remeshes, 0);

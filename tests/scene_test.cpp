@@ -44,7 +44,8 @@ void expectRejected(const std::string& text, const std::vector<std::string>& fra
     } catch (const SceneError& e) {
         const std::string message = e.what();
         EXPECT_EQ(message.rfind(path + ": ", 0), 0u) << message;
-        for (const std::string& f : fragments) EXPECT_NE(message.find(f), std::string::npos) << "no '" << f << "' in: " << message;
+        for (const std::string& f : fragments)
+            EXPECT_NE(message.find(f), std::string::npos) << "no '" << f << "' in: " << message;
     }
 }
 
@@ -79,7 +80,8 @@ TEST(SceneLoad, UnknownKeysAreRejectedAtAnyDepth) {
 }
 
 TEST(SceneLoad, WrongTypesAreRejected) {
-    expectRejected(R"({"fluid": {"gravity": [0, "down", 0]}})", {"/fluid/gravity: must be 3 finite numbers", "\"down\""});
+    expectRejected(R"({"fluid": {"gravity": [0, "down", 0]}})",
+                   {"/fluid/gravity: must be 3 finite numbers", "\"down\""});
     expectRejected(R"({"fluid": {"gravity": [0, -9.8]}})", {"/fluid/gravity: must be 3 finite numbers"});
     expectRejected(R"({"fluid": {"viscosity": "thick"}})", {"/fluid/viscosity: must be a number, got \"thick\""});
     expectRejected(R"({"fluid": {"method": "lbm"}})", {"/fluid/method: must be one of vpm, sph, hybrid, got \"lbm\""});
@@ -103,7 +105,8 @@ TEST(SceneLoad, OutOfRangeValuesAreRejected) {
 }
 
 TEST(SceneLoad, RegionWithZeroOrMissingCountIsRejected) {
-    expectRejected(R"({"vortons": [{"shape": "sphere", "radius": 0.5, "count": 0}]})", {"/vortons/0/count: must be > 0", "got 0"});
+    expectRejected(R"({"vortons": [{"shape": "sphere", "radius": 0.5, "count": 0}]})",
+                   {"/vortons/0/count: must be > 0", "got 0"});
     expectRejected(R"({"tracers": [{"shape": "box"}]})", {"/tracers/0/count", "count > 0"});
 }
 
@@ -143,7 +146,8 @@ TEST(SceneLoad, NonPositiveTotalDensityIsRejected) {
 }
 
 TEST(SceneLoad, GeometryRulesAreChecked) {
-    expectRejected(R"({"vortons": [{"shape": "ring", "axis": [0, 0, 0], "count": 10}]})", {"/vortons/0/axis: must be a non-zero"});
+    expectRejected(R"({"vortons": [{"shape": "ring", "axis": [0, 0, 0], "count": 10}]})",
+                   {"/vortons/0/axis: must be a non-zero"});
     expectRejected(R"({"vortons": [{"shape": "ring", "radius": 0.2, "core_radius": 0.3, "count": 10}]})",
                    {"/vortons/0/core_radius: must be < radius"});
     expectRejected(R"({"vortons": [{"shape": "box", "min": [0, 0, 0], "max": [1, 0, 1], "count": 10}]})",
@@ -154,25 +158,32 @@ TEST(SceneLoad, GeometryRulesAreChecked) {
     expectRejected(R"({"bodies": [{"shape": "box", "hole": true}]})", {"/bodies/0/hole: a container", "kinematic"});
     expectRejected(R"({"bodies": [{"motion": "kinematic", "oscillate": {"amplitude": [1, 0, 0]}}]})",
                    {"/bodies/0/oscillate/period: must be > 0 when amplitude"});
-    expectRejected(R"({"bodies": [{"name": "a"}, {"name": "a", "position": [5, 0, 0]}]})", {"/bodies/1/name: must be unique"});
+    expectRejected(R"({"bodies": [{"name": "a"}, {"name": "a", "position": [5, 0, 0]}]})",
+                   {"/bodies/1/name: must be unique"});
 }
 
 TEST(SceneLoad, OverlappingBodiesAreRejected) {
-    expectRejected(R"({"bodies": [{"name": "a", "radius": 0.5}, {"name": "b", "radius": 0.5, "position": [0.8, 0, 0]}]})",
-                   {"/bodies/1/position: overlaps \"a\" (/bodies/0)"});
-    const std::string tank = R"({"name": "tank", "shape": "box", "half_extents": [1, 1, 1], "hole": true, "motion": "kinematic"})";
+    expectRejected(
+        R"({"bodies": [{"name": "a", "radius": 0.5}, {"name": "b", "radius": 0.5, "position": [0.8, 0, 0]}]})",
+        {"/bodies/1/position: overlaps \"a\" (/bodies/0)"});
+    const std::string tank =
+        R"({"name": "tank", "shape": "box", "half_extents": [1, 1, 1], "hole": true, "motion": "kinematic"})";
     expectRejected(R"({"bodies": [)" + tank + R"(, {"name": "ball", "radius": 0.3, "position": [0.9, 0, 0]}]})",
                    {"/bodies/1/position: crosses the wall of container \"tank\""});
     // A solid inside a container is fine, and so is one well outside it.
-    EXPECT_NO_THROW(loadText(R"({"bodies": [)" + tank + R"(, {"name": "ball", "radius": 0.3, "position": [0.5, 0, 0]}]})"));
-    EXPECT_NO_THROW(loadText(R"({"bodies": [)" + tank + R"(, {"name": "ball", "radius": 0.3, "position": [3, 0, 0]}]})"));
+    EXPECT_NO_THROW(
+        loadText(R"({"bodies": [)" + tank + R"(, {"name": "ball", "radius": 0.3, "position": [0.5, 0, 0]}]})"));
+    EXPECT_NO_THROW(
+        loadText(R"({"bodies": [)" + tank + R"(, {"name": "ball", "radius": 0.3, "position": [3, 0, 0]}]})"));
 }
 
 TEST(SceneLoad, ContainerTooSmallForItsParticles) {
-    const std::string tank = R"({"name": "tank", "shape": "box", "half_extents": [1, 0.5, 1], "hole": true, "motion": "kinematic"})";
+    const std::string tank =
+        R"({"name": "tank", "shape": "box", "half_extents": [1, 0.5, 1], "hole": true, "motion": "kinematic"})";
     expectRejected(R"({"bodies": [)" + tank + R"(], "vortons": [{"radius": 0.6, "count": 10}]})",
                    {"/vortons/0: container too small for its particles", "\"tank\""});
-    expectRejected(R"({"bodies": [)" + tank + R"(], "tracers": [{"shape": "box", "min": [-1, -1, -1], "max": [1, 0, 1], "count": 10}]})",
+    expectRejected(R"({"bodies": [)" + tank +
+                       R"(], "tracers": [{"shape": "box", "min": [-1, -1, -1], "max": [1, 0, 1], "count": 10}]})",
                    {"/tracers/0: container too small"});
     EXPECT_NO_THROW(loadText(R"({"bodies": [)" + tank + R"(], "vortons": [{"radius": 0.45, "count": 10}],
                                 "tracers": [{"shape": "box", "min": [-1, -0.5, -1], "max": [1, 0, 1], "count": 10}]})"));
@@ -202,7 +213,8 @@ TEST(SceneLoad, EveryPresetLoadsAndBuilds) {
         Simulation sim;
         ASSERT_NO_THROW(buildSimulation(scene, sim));
         // Random layouts place exactly count particles; lattices about that many.
-        for (auto [regions, built] : {std::pair{&scene.vortons, sim.vortons().size()}, std::pair{&scene.tracers, sim.tracers().size()}}) {
+        for (auto [regions, built] :
+             {std::pair{&scene.vortons, sim.vortons().size()}, std::pair{&scene.tracers, sim.tracers().size()}}) {
             size_t requested = 0;
             for (const RegionDesc& r : *regions) requested += size_t(r.count);
             EXPECT_NEAR(double(built), double(requested), 0.05 * double(requested));
@@ -264,8 +276,8 @@ TEST(SceneOverride, MalformedAssignmentsNameTheFlag) {
 }
 
 TEST(SceneOverride, OverridesApplyBeforeValidation) {
-    const Scene scene = loadText(R"({"vortons": [{"count": 10}]})",
-                                 {"fluid.method=hybrid", "vortons.0.count=20", "time.steps=7"});
+    const Scene scene =
+        loadText(R"({"vortons": [{"count": 10}]})", {"fluid.method=hybrid", "vortons.0.count=20", "time.steps=7"});
     EXPECT_EQ(scene.fluid.method, FluidMethod::Hybrid);
     EXPECT_EQ(scene.vortons[0].count, 20);
     EXPECT_EQ(scene.time.steps, 7);
@@ -301,7 +313,8 @@ size_t declaredMembers(const std::string& section) {
     std::set<size_t> offsets;
     for (const ParamSpec* spec : paramSpecsInSection(section)) {
         if (!spec->boundTo<S>()) continue;
-        EXPECT_TRUE(offsets.insert(spec->member.offset).second) << section << "." << spec->key << " binds a member twice";
+        EXPECT_TRUE(offsets.insert(spec->member.offset).second)
+            << section << "." << spec->key << " binds a member twice";
     }
     return offsets.size();
 }
@@ -497,8 +510,10 @@ TEST(SceneBuild, RandomLayoutIsExactDeterministicAndInside) {
 // sum |omega| V over the ring's vortons is the circulation times the ring's length 2 pi R;
 // the vorticity circles the axis by the right-hand rule.
 void expectRingCirculation(const std::string& extra) {
-    const Scene scene = loadText(R"({"vortons": [{"shape": "ring", "center": [1, 2, 3], "axis": [0, 0, 2], "radius": 0.8,
-                                                  "core_radius": 0.2, "circulation": 1.5, "count": 3000)" + extra + "}]}");
+    const Scene scene =
+        loadText(R"({"vortons": [{"shape": "ring", "center": [1, 2, 3], "axis": [0, 0, 2], "radius": 0.8,
+                                                  "core_radius": 0.2, "circulation": 1.5, "count": 3000)" +
+                 extra + "}]}");
     Simulation sim;
     buildSimulation(scene, sim);
     const Vortons& v = sim.vortons();

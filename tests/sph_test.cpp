@@ -20,7 +20,7 @@
 namespace vfx {
 namespace {
 
-constexpr float kSpacing = 0.05f;   // lattice spacing of the gradient tests
+constexpr float kSpacing = 0.05f;      // lattice spacing of the gradient tests
 constexpr float kH = 2.5f * kSpacing;  // kernel support: ~65 neighbours inside h
 
 FluidParams sphParams(float h = kH, float restSpacing = kSpacing) {
@@ -62,8 +62,7 @@ TEST(SphKernel, IntegratesToOneOverSpace) {
         double cartesian = 0.0;
         for (int z = -20; z <= 20; ++z)
             for (int y = -20; y <= 20; ++y)
-                for (int x = -20; x <= 20; ++x)
-                    cartesian += sphKernel(dx * std::sqrt(float(x * x + y * y + z * z)), h);
+                for (int x = -20; x <= 20; ++x) cartesian += sphKernel(dx * std::sqrt(float(x * x + y * y + z * z)), h);
         EXPECT_NEAR(cartesian * dx * dx * dx, 1.0, 2e-3) << "h = " << h;
     }
 }
@@ -104,8 +103,9 @@ TEST(SphKernel, WallShareCountsEveryWallOfABoxCorner) {
     computeWallKernelShare({box}, {face, edge, corner, vec3(0.0f)}, h, share);
     const double exactFace = kernelMassWhere(face, h, inside), exactEdge = kernelMassWhere(edge, h, inside),
                  exactCorner = kernelMassWhere(corner, h, inside);
-    std::printf("wall share: face %.4f (quadrature %.4f), edge %.4f (%.4f), corner %.4f (%.4f), nearest wall alone %.4f\n",
-                share[0], exactFace, share[1], exactEdge, share[2], exactCorner, sphKernelShareOnFluidSide(0.05f, h));
+    std::printf(
+        "wall share: face %.4f (quadrature %.4f), edge %.4f (%.4f), corner %.4f (%.4f), nearest wall alone %.4f\n",
+        share[0], exactFace, share[1], exactEdge, share[2], exactCorner, sphKernelShareOnFluidSide(0.05f, h));
     // Measured: face 0.7834 (exact), edge 0.6137 vs 0.6108, corner 0.4808 vs 0.4739; the
     // nearest wall alone would say 0.7834 at the corner.
     EXPECT_NEAR(share[0], exactFace, 2e-3);
@@ -200,7 +200,10 @@ TEST(SphFluid, GradientOfALinearDensityIsAccurateInside) {
     Vortons v = latticeOf(n, [&](const vec3& x) { return 0.3f + glm::dot(slope, x); });
     // The lattice sum of the kernel's second moment oscillates with h / spacing around its
     // integral (-3.4% at 2.5, -0.6% at 3); 2.5 is the ratio of the default h to rest spacing.
-    const struct { float ratio; double tolerance; } cases[] = {{2.5f, 0.04}, {3.0f, 0.01}};
+    const struct {
+        float ratio;
+        double tolerance;
+    } cases[] = {{2.5f, 0.04}, {3.0f, 0.01}};
     for (const auto& c : cases) {
         const float h = c.ratio * kSpacing;
         // 2h inside: the canonical form at particle i weighs neighbour j by 1 / n_j, and n_j is
@@ -210,8 +213,10 @@ TEST(SphFluid, GradientOfALinearDensityIsAccurateInside) {
         EXPECT_LT(e.canonical, c.tolerance) << "canonical form, h / spacing " << c.ratio;
         EXPECT_LT(e.difference, c.tolerance) << "difference form, h / spacing " << c.ratio;
         EXPECT_LT(e.disagreement, 2e-3) << "canonical and difference forms disagree, h / spacing " << c.ratio;
-        std::printf("linear field, h / spacing %.1f, %d interior vortons: worst relative error canonical %.4f, "
-                    "difference %.4f\n", c.ratio, e.checked, e.canonical, e.difference);
+        std::printf(
+            "linear field, h / spacing %.1f, %d interior vortons: worst relative error canonical %.4f, "
+            "difference %.4f\n",
+            c.ratio, e.checked, e.canonical, e.difference);
     }
 }
 
@@ -244,7 +249,8 @@ TEST(SphFluid, GradientOfALinearDensityOnAJitteredLattice) {
     }
     canonicalError /= checked;
     differenceError /= checked;
-    std::printf("jittered lattice: mean relative error canonical %.3f, difference %.3f\n", canonicalError, differenceError);
+    std::printf("jittered lattice: mean relative error canonical %.3f, difference %.3f\n", canonicalError,
+                differenceError);
     EXPECT_LT(differenceError, 0.06);
     EXPECT_LT(canonicalError, 0.4);
 }
@@ -290,7 +296,8 @@ TEST(SphFluid, UniformFluidFillingABoxHasNoSphGradientAnywhere) {
     // difference form, the rest of a uniform fluid has no canonical gradient either.
     Simulation sim;
     const int n = 12;
-    test::addLattice(sim.vortons(), ivec3(n), vec3(0.0f), kSpacing, [](const vec3&) { return 0.5f; }, nullptr);
+    test::addLattice(
+        sim.vortons(), ivec3(n), vec3(0.0f), kSpacing, [](const vec3&) { return 0.5f; }, nullptr);
     RigidBody tank;
     tank.name = "tank";
     tank.shape = makeBoxShape(vec3(0.5f * float(n) * kSpacing), true);
@@ -394,7 +401,7 @@ void fillStillLattice(Simulation& sim, int n) {
 // from where it started and the largest speed seen.
 std::pair<double, double> driftAcrossMethodSwitches(Simulation& sim) {
     const std::vector<vec3> start = sim.vortons().position;
-    const FluidMethod sequence[] = {FluidMethod::Vpm, FluidMethod::Sph, FluidMethod::Vpm, FluidMethod::Hybrid,
+    const FluidMethod sequence[] = {FluidMethod::Vpm, FluidMethod::Sph,    FluidMethod::Vpm, FluidMethod::Hybrid,
                                     FluidMethod::Sph, FluidMethod::Hybrid, FluidMethod::Vpm};
     double drift = 0.0, speed = 0.0;
     for (FluidMethod m : sequence) {
@@ -513,7 +520,8 @@ TEST(SphMethod, SphDropFallsAndStaysTogether) {
 double dropSpreadInBox(const std::string& method, int steps) {
     Simulation sim;
     buildSimulation(loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/drop_in_box.json",
-                              {"fluid.method=" + method, "tracers.0.count=1"}), sim);
+                              {"fluid.method=" + method, "tracers.0.count=1"}),
+                    sim);
     for (int s = 0; s < steps; ++s) sim.step(0.01f);
     const Vortons& v = sim.vortons();
     dvec3 centre(0.0);
@@ -535,7 +543,8 @@ TEST(SphMethod, DropInBoxRollsUpUnderVpmStaysTogetherUnderSphAndHybridShowsBoth)
     // pressure that only pushes (cohesion 0) hybrid was as wide as vpm.
     const double vpm = dropSpreadInBox("vpm", 150), sph = dropSpreadInBox("sph", 150),
                  hybrid = dropSpreadInBox("hybrid", 150);
-    std::printf("drop in box, horizontal spread after 150 steps: vpm %.3f, sph %.3f, hybrid %.3f m\n", vpm, sph, hybrid);
+    std::printf("drop in box, horizontal spread after 150 steps: vpm %.3f, sph %.3f, hybrid %.3f m\n", vpm, sph,
+                hybrid);
     EXPECT_GT(vpm, 0.25) << "vpm rolls the drop into a widening ring";
     EXPECT_LT(sph, 0.2) << "sph keeps it together";
     EXPECT_GT(hybrid, sph + 0.25 * (vpm - sph)) << "hybrid rolls up";
@@ -646,10 +655,14 @@ std::string sceneError(const nlohmann::json& doc) {
 }
 
 TEST(SphScene, LoaderRejectsBadSphParameters) {
-    const struct { const char* key; nlohmann::json value; } bad[] = {
-        {"sph_influence_radius", 0.0}, {"sph_influence_radius", -0.1}, {"sph_stiffness", 0.0},
-        {"sph_stiffness", -2.0}, {"sph_rest_spacing", 0.0}, {"method", "lbm"}, {"density_gradient", "spectral"},
-        {"sph_cohesion", -0.1}, {"sph_cohesion", 1.5}, {"sph_cohesion", "strong"},
+    const struct {
+        const char* key;
+        nlohmann::json value;
+    } bad[] = {
+        {"sph_influence_radius", 0.0},    {"sph_influence_radius", -0.1}, {"sph_stiffness", 0.0},
+        {"sph_stiffness", -2.0},          {"sph_rest_spacing", 0.0},      {"method", "lbm"},
+        {"density_gradient", "spectral"}, {"sph_cohesion", -0.1},         {"sph_cohesion", 1.5},
+        {"sph_cohesion", "strong"},
     };
     for (const auto& b : bad) {
         nlohmann::json doc = {{"fluid", {{b.key, b.value}}}};
@@ -657,8 +670,9 @@ TEST(SphScene, LoaderRejectsBadSphParameters) {
         EXPECT_NE(message.find("scenes/test.json"), std::string::npos) << message;
         EXPECT_NE(message.find(std::string("/fluid/") + b.key), std::string::npos) << message;
     }
-    nlohmann::json good = {{"fluid", {{"method", "hybrid"}, {"density_gradient", "sph"}, {"sph_influence_radius", 0.2},
-                                      {"sph_stiffness", 3.0}}}};
+    nlohmann::json good = {
+        {"fluid",
+         {{"method", "hybrid"}, {"density_gradient", "sph"}, {"sph_influence_radius", 0.2}, {"sph_stiffness", 3.0}}}};
     EXPECT_EQ(sceneError(good), "");
     const Scene s = parseScene(good, "scenes/test.json");
     EXPECT_EQ(s.fluid.method, FluidMethod::Hybrid);

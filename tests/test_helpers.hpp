@@ -117,8 +117,7 @@ inline void addTracerBall(Tracers& t, vec3 centre, float radius, size_t count, u
 
 // Cubic lattice of n^3 vortons with spacing h starting at `origin`, each of volume h^3.
 // Density deviation and vorticity are functions of position.
-inline void addLattice(Vortons& v, ivec3 n, vec3 origin, float h,
-                       const std::function<float(const vec3&)>& density,
+inline void addLattice(Vortons& v, ivec3 n, vec3 origin, float h, const std::function<float(const vec3&)>& density,
                        const std::function<vec3(const vec3&)>& vorticity) {
     for (int z = 0; z < n.z; ++z)
         for (int y = 0; y < n.y; ++y)

@@ -107,7 +107,8 @@ TEST(Remesh, LeavesLatticeVortonsAlone) {
     for (int z = -3; z <= 3; ++z)
         for (int y = -3; y <= 3; ++y)
             for (int x = -3; x <= 3; ++x)
-                test::addShare(v, h * vec3(x, y, z), vec3(float(x), float(y * z), 1.0f), float(x + y), double(h) * h * h);
+                test::addShare(v, h * vec3(x, y, z), vec3(float(x), float(y * z), 1.0f), float(x + y),
+                               double(h) * h * h);
     const Vortons before = v;
     Remesher remesher;
     RemeshSettings settings;
@@ -201,8 +202,8 @@ TEST(Stability, HeavyBallAtThirtyFramesPerSecondStaysBounded) {
         ASSERT_NO_THROW(sim.step(1.0f / 30.0f)) << "step " << k;
         peak = std::max(peak, sim.diagnostics().maxSpeed);
     }
-    std::cout << "heavy ball, 2176 vortons, 4 s at dt 1/30: peak speed " << peak << " m/s, "
-              << sim.vortons().size() << " vortons, " << sim.remeshCount() << " remeshes\n";
+    std::cout << "heavy ball, 2176 vortons, 4 s at dt 1/30: peak speed " << peak << " m/s, " << sim.vortons().size()
+              << " vortons, " << sim.remeshCount() << " remeshes\n";
     EXPECT_LE(peak, 50.0);
     EXPECT_GT(peak, 1.0);  // and it did fall
 }
@@ -258,8 +259,9 @@ double firstStepImpulseRatio(bool lattice, bool sharing, GradientSource source) 
     if (lattice) {
         const float h = 0.5f * std::cbrt(4.0f / 3.0f * kPi / 4096.0f);
         const int n = int(std::ceil(1.0f / h)) + 1;
-        test::addLattice(sim.vortons(), ivec3(n), vec3(-0.5f * float(n - 1) * h), h,
-                         [](const vec3& p) { return glm::dot(p, p) <= 0.25f ? 0.5f : 0.0f; }, nullptr);
+        test::addLattice(
+            sim.vortons(), ivec3(n), vec3(-0.5f * float(n - 1) * h), h,
+            [](const vec3& p) { return glm::dot(p, p) <= 0.25f ? 0.5f : 0.0f; }, nullptr);
         // Only the ball carries vortons (the author's layout): drop the empty lattice corners.
         Vortons ball;
         for (size_t i = 0; i < sim.vortons().size(); ++i)

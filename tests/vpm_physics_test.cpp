@@ -29,8 +29,7 @@ TEST(TreeVsDirect, VortexRingRelativeRmsErrorBelowOnePercent) {
     t.build(v);
     t.velocity(v.position, tree, theta);
     const double error = test::relativeRms(tree, direct);
-    std::cout << "tree vs direct, ring N=4096, theta=" << theta << ": relative RMS error " << 100.0 * error
-              << " %\n";
+    std::cout << "tree vs direct, ring N=4096, theta=" << theta << ": relative RMS error " << 100.0 * error << " %\n";
     ::testing::Test::RecordProperty("tree_rms_error_percent", std::to_string(100.0 * error));
     EXPECT_LE(error, 0.01);
     // A wider opening angle must cost accuracy (the criterion is really used).
@@ -48,8 +47,8 @@ double thinRingSpeed(const test::RingSpec& s) {
 }
 
 struct RingRun {
-    double speed = 0.0;       // centroid speed along +y over the measured window
-    dvec3 drift{0.0};         // centroid displacement over the window
+    double speed = 0.0;  // centroid speed along +y over the measured window
+    dvec3 drift{0.0};    // centroid displacement over the window
 };
 
 RingRun runRing(const test::RingSpec& spec, VelocitySolver solver, int warmup, int steps, float dt) {
@@ -300,7 +299,8 @@ TEST(InviscidRing, ImpulseAndCirculationDrift) {
         sim.fluid().stretching = stretching;
         test::addVortexRing(sim.vortons(), spec);
         const Diagnostics d0 = sim.diagnostics();
-        const double analytic = M_PI * spec.circulation * (spec.radius * spec.radius + 0.25 * spec.coreRadius * spec.coreRadius);
+        const double analytic =
+            M_PI * spec.circulation * (spec.radius * spec.radius + 0.25 * spec.coreRadius * spec.coreRadius);
         if (stretching) {
             EXPECT_NEAR(d0.linearImpulse.y, analytic, 0.03 * analytic);
             EXPECT_LT(std::hypot(d0.linearImpulse.x, d0.linearImpulse.z), 0.03 * analytic);

@@ -140,16 +140,18 @@ public:
     void row(const Simulation& sim) {
         if (!headerWritten_) writeHeader(sim);
         const Diagnostics d = sim.diagnostics();
-        std::string line = std::to_string(sim.stepCount()) + "," + number(sim.time()) + "," + number(sim.lastStepMs()) + "," +
-                           std::to_string(sim.vortons().size()) + "," + std::to_string(sim.tracers().size()) + "," +
-                           number(d.kineticEnergy);
+        std::string line = std::to_string(sim.stepCount()) + "," + number(sim.time()) + "," + number(sim.lastStepMs()) +
+                           "," + std::to_string(sim.vortons().size()) + "," + std::to_string(sim.tracers().size()) +
+                           "," + number(d.kineticEnergy);
         for (const dvec3& v : {d.circulation, d.linearImpulse, d.angularImpulse})
             line += "," + number(v.x) + "," + number(v.y) + "," + number(v.z);
         line += "," + number(d.massParticles) + "," + number(d.massGrid) + "," + number(d.maxSpeed);
-        line += "," + number(d.fieldEnergy) + "," + std::to_string(sim.lastSubsteps()) + "," + std::to_string(sim.remeshCount());
+        line += "," + number(d.fieldEnergy) + "," + std::to_string(sim.lastSubsteps()) + "," +
+                std::to_string(sim.remeshCount());
         for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
         for (const RigidBody& b : sim.bodies())
-            if (!b.name.empty()) line += "," + number(b.position.x) + "," + number(b.position.y) + "," + number(b.position.z);
+            if (!b.name.empty())
+                line += "," + number(b.position.x) + "," + number(b.position.y) + "," + number(b.position.z);
         line += "," VORTONFX_VERSION;  // the file has no other place for metadata that CSV readers keep
         out_ << line << '\n';
         out_.flush();
@@ -196,7 +198,8 @@ public:
     void write(const Simulation& sim) {
         const Vortons& v = sim.vortons();
         const Tracers& t = sim.tracers();
-        out_ << "{\"vortonfx_version\":\"" VORTONFX_VERSION "\",\"step\":" << sim.stepCount() << ",\"time\":" << nlohmann::json(sim.time()).dump() << ",\n\"vortons\":{";
+        out_ << "{\"vortonfx_version\":\"" VORTONFX_VERSION "\",\"step\":" << sim.stepCount()
+             << ",\"time\":" << nlohmann::json(sim.time()).dump() << ",\n\"vortons\":{";
         vectors("position", v.position);
         out_ << ",\n";
         vectors("velocity", v.velocity);
@@ -284,9 +287,9 @@ public:
         last_ = now;
         const int width = 30;
         const int filled = int(double(width) * double(done) / double(total_));
-        std::fprintf(stderr, "\r[%s%s] %ld/%ld steps  %.2f ms/step  ETA %.1f s%s   ", std::string(size_t(filled), '#').c_str(),
-                     std::string(size_t(width - filled), '.').c_str(), done, total_, msPerStep,
-                     double(total_ - done) * msPerStep / 1000.0, extra.c_str());
+        std::fprintf(stderr, "\r[%s%s] %ld/%ld steps  %.2f ms/step  ETA %.1f s%s   ",
+                     std::string(size_t(filled), '#').c_str(), std::string(size_t(width - filled), '.').c_str(), done,
+                     total_, msPerStep, double(total_ - done) * msPerStep / 1000.0, extra.c_str());
         if (done == total_) std::fputc('\n', stderr);
         std::fflush(stderr);
     }
@@ -326,8 +329,8 @@ void printSummary(const std::string& scenePath, long steps, double wallSeconds, 
     if (!sim.bodies().empty()) note += std::string(note.empty() ? "" : ", ") + "bodies exchange momentum";
     if (f.method != FluidMethod::Vpm) note += std::string(note.empty() ? "" : ", ") + "SPH forces act";
     if (!note.empty()) note = "; not conserved here: " + note;
-    std::printf("  circulation drift |dC| = %.3e m^4/s%s%s\n", circulationDrift, relative(circulationDrift, startStrength).c_str(),
-                note.c_str());
+    std::printf("  circulation drift |dC| = %.3e m^4/s%s%s\n", circulationDrift,
+                relative(circulationDrift, startStrength).c_str(), note.c_str());
     std::printf("  linear impulse drift |dI| = %.3e m^5/s%s%s\n", impulseDrift,
                 relative(impulseDrift, glm::length(start.linearImpulse)).c_str(), note.c_str());
 }
@@ -371,8 +374,9 @@ int run(const Options& o) {
             sim.step(s.dt);
         } catch (const NonFiniteError& e) {
             if (stats) stats->finish(sim);
-            std::fprintf(stderr, "\nvortonfx-sim: %s: the simulation produced a non-finite value at step %ld in phase \"%s\"; "
-                                 "no dump written (try a smaller --dt)\n",
+            std::fprintf(stderr,
+                         "\nvortonfx-sim: %s: the simulation produced a non-finite value at step %ld in phase \"%s\"; "
+                         "no dump written (try a smaller --dt)\n",
                          o.scenePath.c_str(), e.step, e.phase.c_str());
             return kExitNonFinite;
         }
@@ -383,7 +387,8 @@ int run(const Options& o) {
                 baker->writeFrame(sim);
             } catch (const BakeError& e) {
                 if (stats) stats->finish(sim);
-                std::fprintf(stderr, "\nvortonfx-sim: --vdb: %s; the %d frame(s) before it are complete\n", e.what(), baker->framesWritten());
+                std::fprintf(stderr, "\nvortonfx-sim: --vdb: %s; the %d frame(s) before it are complete\n", e.what(),
+                             baker->framesWritten());
                 return kExitBadInput;
             }
         }
@@ -409,23 +414,29 @@ int main(int argc, char** argv) {
     app.add_option("SCENE", o.scenePath, "Scene file (JSON, see scenes/)")->type_name("SCENE.json");
     app.add_option("--steps", o.steps, "Number of steps (default: the scene's time.steps)")->type_name("N");
     app.add_option("--dt", o.dt, "Time step in seconds (default: the scene's time.dt)")->type_name("S");
-    app.add_option("--threads", o.threads, "Worker threads, >= 1 (default: all cores); results do not depend on it")->type_name("N");
-    app.add_option("--set", o.sets, "Override a scene field by dotted path, e.g. fluid.viscosity=0.01 or vortons.0.count=8192")
+    app.add_option("--threads", o.threads, "Worker threads, >= 1 (default: all cores); results do not depend on it")
+        ->type_name("N");
+    app.add_option("--set", o.sets,
+                   "Override a scene field by dotted path, e.g. fluid.viscosity=0.01 or vortons.0.count=8192")
         ->type_name("PATH=VALUE")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--dump", o.dumpPath, "Write the final state as struct-of-arrays JSON to this file")->type_name("FILE.json");
+    app.add_option("--dump", o.dumpPath, "Write the final state as struct-of-arrays JSON to this file")
+        ->type_name("FILE.json");
     app.add_option("--stats", o.statsPath, "Write one CSV row of diagnostics and timings every K steps to this file")
         ->type_name("FILE.csv");
     app.add_option("--every", o.every, "Steps between stats rows (default 1)")->type_name("K");
-    app.add_option("--vdb", o.vdbDir, "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (density, velocity, vorticity, tracers)")
+    app.add_option("--vdb", o.vdbDir,
+                   "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (density, velocity, vorticity, tracers)")
         ->type_name("DIR");
     app.add_option("--vdb-every", o.vdbEvery, "Steps between baked frames (default 1)")->type_name("K");
-    app.add_option("--vdb-voxel", o.vdbVoxel, "Voxel size of the baked volumes in metres (default: the simulation's grid)")
+    app.add_option("--vdb-voxel", o.vdbVoxel,
+                   "Voxel size of the baked volumes in metres (default: the simulation's grid)")
         ->type_name("S");
     app.add_flag("--quiet,-q", o.quiet, "No progress bar and no summary");
     app.set_version_flag("--version", "vortonfx-sim " VORTONFX_VERSION);
-    app.add_flag("--params-markdown", o.paramsMarkdown, "Print the scene parameter reference as a Markdown table and exit");
+    app.add_flag("--params-markdown", o.paramsMarkdown,
+                 "Print the scene parameter reference as a Markdown table and exit");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForVersion& e) {

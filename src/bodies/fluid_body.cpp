@@ -22,14 +22,14 @@ constexpr size_t kChunk = 2048;  // vortons per reduction chunk (fixed: results 
 
 // Sums over the vortons that hit one body in one step (double precision, fixed-order).
 struct ContactSums {
-    double mass = 0.0;                // M = sum m
-    dvec3 momentum{0.0};              // P = sum m v
-    dvec3 firstMoment{0.0};           // S = sum m r, r from the body position
-    dvec3 angularMomentum{0.0};       // L = sum r x m v - spin changes
-    glm::dmat3 inertia{0.0};          // sum m (|r|^2 1 - r r^T)
-    dvec3 slipMomentum{0.0};          // sum m (v - v_wall): what a body of infinite mass receives
+    double mass = 0.0;           // M = sum m
+    dvec3 momentum{0.0};         // P = sum m v
+    dvec3 firstMoment{0.0};      // S = sum m r, r from the body position
+    dvec3 angularMomentum{0.0};  // L = sum r x m v - spin changes
+    glm::dmat3 inertia{0.0};     // sum m (|r|^2 1 - r r^T)
+    dvec3 slipMomentum{0.0};     // sum m (v - v_wall): what a body of infinite mass receives
     dvec3 slipAngularMomentum{0.0};
-    size_t contacts = 0;              // vortons in contact (pushed or touching)
+    size_t contacts = 0;  // vortons in contact (pushed or touching)
 };
 
 ContactSums addSums(const ContactSums& a, const ContactSums& b) {
@@ -208,12 +208,18 @@ private:
 void countPatchSharing(ContactLists& lists, size_t contactCount) {
     if (contactCount == 0) return;
     PatchCounter counter(contactCount);
-    parallelForEach(0, lists.size(), [&](size_t c) {
-        for (const ContactRecord& r : lists[c]) counter.add(r.patch);
-    }, 1);
-    parallelForEach(0, lists.size(), [&](size_t c) {
-        for (ContactRecord& r : lists[c]) r.sharing = counter.count(r.patch);
-    }, 1);
+    parallelForEach(
+        0, lists.size(),
+        [&](size_t c) {
+            for (const ContactRecord& r : lists[c]) counter.add(r.patch);
+        },
+        1);
+    parallelForEach(
+        0, lists.size(),
+        [&](size_t c) {
+            for (ContactRecord& r : lists[c]) r.sharing = counter.count(r.patch);
+        },
+        1);
 }
 
 // No-slip vorticity for every vorton in contact; the sheet of a wall patch is split among the
@@ -228,7 +234,8 @@ dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidPa
             for (size_t c = begin; c < end; ++c)
                 for (const ContactRecord& r : lists[c]) {
                     const size_t i = r.index;
-                    const vec3 vorticity = noSlipVorticity(v.vorticity[i], r.normal, r.slip / float(r.sharing), v.contactRadius(i));
+                    const vec3 vorticity =
+                        noSlipVorticity(v.vorticity[i], r.normal, r.slip / float(r.sharing), v.contactRadius(i));
                     const double mass = double((fluid.ambientDensity + v.density[i]) * v.volume(i));
                     const double sigma = v.contactRadius(i);
                     spin += dvec3(vorticity - v.vorticity[i]) * (0.2 * mass * sigma * sigma);
@@ -405,18 +412,21 @@ vec3 noSlipVorticity(const vec3& vorticity, const vec3& normalIntoFluid, const v
     return normalPart + glm::cross(normalIntoFluid, slip) / side;
 }
 
-void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions,
-                          float maxProximity, std::vector<float>& proximity) {
+void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions, float maxProximity,
+                          std::vector<float>& proximity) {
     proximity.resize(positions.size());
-    parallelForEach(0, positions.size(), [&](size_t i) {
-        float nearest = maxProximity;
-        for (const RigidBody& body : bodies) {
-            // Deep inside a hole's inscribed sphere the walls are at least that far away.
-            if (body.isHole() && !mayTouchBody(body, positions[i], maxProximity)) continue;
-            nearest = std::min(nearest, contactDistance(body, positions[i]));
-        }
-        proximity[i] = nearest;
-    }, 1024);
+    parallelForEach(
+        0, positions.size(),
+        [&](size_t i) {
+            float nearest = maxProximity;
+            for (const RigidBody& body : bodies) {
+                // Deep inside a hole's inscribed sphere the walls are at least that far away.
+                if (body.isHole() && !mayTouchBody(body, positions[i], maxProximity)) continue;
+                nearest = std::min(nearest, contactDistance(body, positions[i]));
+            }
+            proximity[i] = nearest;
+        },
+        1024);
 }
 
 namespace {
@@ -427,7 +437,8 @@ float bodyKernelShare(const RigidBody& body, const vec3& worldPoint, float h) {
     float product = 1.0f;  // hole: share inside every face; solid: share behind every face
     for (const Plane& plane : body.shape.planes) {
         const float outside = plane.distance(local);
-        product *= body.isHole() ? sphKernelShareOnFluidSide(-outside, h) : 1.0f - sphKernelShareOnFluidSide(outside, h);
+        product *=
+            body.isHole() ? sphKernelShareOnFluidSide(-outside, h) : 1.0f - sphKernelShareOnFluidSide(outside, h);
     }
     return body.isHole() ? product : 1.0f - product;
 }
@@ -437,12 +448,15 @@ float bodyKernelShare(const RigidBody& body, const vec3& worldPoint, float h) {
 void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions, float h,
                             std::vector<float>& share) {
     share.resize(positions.size());
-    parallelForEach(0, positions.size(), [&](size_t i) {
-        float s = 1.0f;
-        for (const RigidBody& body : bodies)
-            if (mayTouchBody(body, positions[i], h)) s *= bodyKernelShare(body, positions[i], h);
-        share[i] = std::max(s, 0.05f);
-    }, 1024);
+    parallelForEach(
+        0, positions.size(),
+        [&](size_t i) {
+            float s = 1.0f;
+            for (const RigidBody& body : bodies)
+                if (mayTouchBody(body, positions[i], h)) s *= bodyKernelShare(body, positions[i], h);
+            share[i] = std::max(s, 0.05f);
+        },
+        1024);
 }
 
 void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons, Tracers& tracers,
@@ -470,19 +484,24 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
         const dvec3 spin = assignNoSlipVorticity(vortons, contacts, fluid);
         sums.angularMomentum -= spin;
         sums.slipAngularMomentum -= spin;
-        parallelForRange(0, tracers.size(), [&](size_t begin, size_t end) { collideTracerRange(posed, tracers, begin, end); },
-                         2048);
+        parallelForRange(
+            0, tracers.size(), [&](size_t begin, size_t end) { collideTracerRange(posed, tracers, begin, end); }, 2048);
         dvec3 velocity, angularVelocity;
         if (commonVelocity(posed.body, sums, velocity, angularVelocity)) {
             // integrateBodies turns these impulses into exactly (V', w').
             body.impulse += vec3(double(posed.body.mass) * (velocity - dvec3(posed.body.velocity)));
-            body.angularImpulse += vec3(worldInertia(posed.body) * (angularVelocity - dvec3(posed.body.angularVelocity)));
+            body.angularImpulse +=
+                vec3(worldInertia(posed.body) * (angularVelocity - dvec3(posed.body.angularVelocity)));
             const vec3 v(velocity), w(angularVelocity);
-            parallelForEach(0, contacts.size(), [&](size_t c) {
-                for (const ContactRecord& r : contacts[c])
-                    if (r.kind == Contact::Pushed)
-                        vortons.velocity[r.index] = v + glm::cross(w, vortons.position[r.index] - posed.body.position);
-            }, 1);
+            parallelForEach(
+                0, contacts.size(),
+                [&](size_t c) {
+                    for (const ContactRecord& r : contacts[c])
+                        if (r.kind == Contact::Pushed)
+                            vortons.velocity[r.index] =
+                                v + glm::cross(w, vortons.position[r.index] - posed.body.position);
+                },
+                1);
         } else {
             // A body that does not yield (kinematic) keeps the record of the fluid's push.
             body.impulse += vec3(sums.slipMomentum);
@@ -504,7 +523,8 @@ float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDevi
         const float below = reachAlong(body.shape, localDown);
         const float above = reachAlong(body.shape, -localDown);
         deviation = (deviation + gridSample(densityDeviation, centre + down * below) +
-                     gridSample(densityDeviation, centre - down * above)) / 3.0f;
+                     gridSample(densityDeviation, centre - down * above)) /
+                    3.0f;
     }
     return (fluid.ambientDensity + deviation) * body.shape.volume();
 }

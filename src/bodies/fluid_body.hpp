@@ -18,8 +18,8 @@ namespace vfx {
 float contactDistance(const RigidBody& body, const vec3& worldPoint, vec3* normalIntoFluid = nullptr);
 
 // Signed distance of each position to the nearest body surface, capped at maxProximity.
-void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions,
-                          float maxProximity, std::vector<float>& proximity);
+void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions, float maxProximity,
+                          std::vector<float>& proximity);
 
 // Share of an SPH kernel of support h at each position that lies in fluid rather than in a body
 // (1 away from walls): the product over bodies of each body's share. A container's share is the
@@ -49,8 +49,7 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
 // Displaced mass of a body sampled from the density-deviation grid at its centre and one
 // "radius" (its reach along gravity) below and above, averaged (ambient where the grid does not
 // cover a sample), plus the ambient density, times the body volume. 0 for containers.
-float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDeviation,
-                    const FluidParams& fluid);
+float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDeviation, const FluidParams& fluid);
 
 // Adds gravity minus buoyancy, g (m_body - m_displaced), to each dynamic body's force.
 void applyBuoyancyAndGravity(std::vector<RigidBody>& bodies, const UniformGrid<float>& densityDeviation,

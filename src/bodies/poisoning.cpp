@@ -50,8 +50,7 @@ struct FeatureSlots {
 // the serial and partitioned variants use relaxed loads and stores (plain moves on x86).
 class WallMarks {
 public:
-    WallMarks(size_t points, int words)
-        : words_(words), bits_(new std::atomic<uint32_t>[points * size_t(words)]()) {}
+    WallMarks(size_t points, int words) : words_(words), bits_(new std::atomic<uint32_t>[points * size_t(words)]()) {}
 
     void orPlain(size_t point, const uint32_t* bits) {
         for (int w = 0; w < words_; ++w) {
@@ -68,11 +67,12 @@ public:
             std::atomic<uint32_t>& word = bits_[point * size_t(words_) + size_t(w)];
             uint32_t seen = word.load(std::memory_order_relaxed);
             while ((seen | bits[w]) != seen &&
-                   !word.compare_exchange_weak(seen, seen | bits[w], std::memory_order_relaxed)) {
-            }
+                   !word.compare_exchange_weak(seen, seen | bits[w], std::memory_order_relaxed)) {}
         }
     }
-    uint32_t word(size_t point, int w) const { return bits_[point * size_t(words_) + size_t(w)].load(std::memory_order_relaxed); }
+    uint32_t word(size_t point, int w) const {
+        return bits_[point * size_t(words_) + size_t(w)].load(std::memory_order_relaxed);
+    }
     int words() const { return words_; }
 
 private:
@@ -129,16 +129,20 @@ void markHitsSerial(WallMarks& marks, const GridShape& shape, const std::vector<
 
 void markHitsAtomic(WallMarks& marks, const GridShape& shape, const std::vector<RigidBody>& bodies,
                     const FeatureSlots& slots, const Vortons& vortons) {
-    parallelForRange(0, vortons.size(), [&](size_t begin, size_t end) {
-        std::vector<int> features;
-        std::vector<vec3> normals;
-        uint32_t bits[kMaxWords];
-        for (size_t i = begin; i < end; ++i) {
-            if (!vortons.hitWall[i]) continue;
-            touchedFeatureBits(bodies, slots, vortons.position[i], touchReach(vortons, i, bodies), features, normals, bits);
-            forEachCellCorner(shape, shape.cellOf(vortons.position[i]), [&](size_t p) { marks.orAtomic(p, bits); });
-        }
-    }, 1024);
+    parallelForRange(
+        0, vortons.size(),
+        [&](size_t begin, size_t end) {
+            std::vector<int> features;
+            std::vector<vec3> normals;
+            uint32_t bits[kMaxWords];
+            for (size_t i = begin; i < end; ++i) {
+                if (!vortons.hitWall[i]) continue;
+                touchedFeatureBits(bodies, slots, vortons.position[i], touchReach(vortons, i, bodies), features,
+                                   normals, bits);
+                forEachCellCorner(shape, shape.cellOf(vortons.position[i]), [&](size_t p) { marks.orAtomic(p, bits); });
+            }
+        },
+        1024);
 }
 
 // No atomics: vortons sorted by cell; a cell in z-layer k writes only points in z-layers k and
@@ -150,24 +154,27 @@ void markHitsPartitioned(WallMarks& marks, const GridShape& shape, const std::ve
     const std::vector<uint32_t>& sorted = partition.sortedIndices();
     for (int parity = 0; parity < 2; ++parity) {
         const size_t layers = size_t(cells.z + 1 - parity) / 2;
-        parallelForEach(0, layers, [&](size_t layer) {
-            const int z = int(2 * layer) + parity;
-            std::vector<int> features;
-            std::vector<vec3> normals;
-            uint32_t bits[kMaxWords];
-            for (int y = 0; y < cells.y; ++y)
-                for (int x = 0; x < cells.x; ++x) {
-                    const ivec3 cell(x, y, z);
-                    const size_t c = partition.cellIndex(cell);
-                    for (uint32_t k = partition.begin(c); k < partition.end(c); ++k) {
-                        const size_t i = sorted[k];
-                        if (!vortons.hitWall[i]) continue;
-                        touchedFeatureBits(bodies, slots, vortons.position[i], touchReach(vortons, i, bodies), features,
-                                           normals, bits);
-                        forEachCellCorner(shape, cell, [&](size_t p) { marks.orPlain(p, bits); });
+        parallelForEach(
+            0, layers,
+            [&](size_t layer) {
+                const int z = int(2 * layer) + parity;
+                std::vector<int> features;
+                std::vector<vec3> normals;
+                uint32_t bits[kMaxWords];
+                for (int y = 0; y < cells.y; ++y)
+                    for (int x = 0; x < cells.x; ++x) {
+                        const ivec3 cell(x, y, z);
+                        const size_t c = partition.cellIndex(cell);
+                        for (uint32_t k = partition.begin(c); k < partition.end(c); ++k) {
+                            const size_t i = sorted[k];
+                            if (!vortons.hitWall[i]) continue;
+                            touchedFeatureBits(bodies, slots, vortons.position[i], touchReach(vortons, i, bodies),
+                                               features, normals, bits);
+                            forEachCellCorner(shape, cell, [&](size_t p) { marks.orPlain(p, bits); });
+                        }
                     }
-                }
-        }, 1);
+            },
+            1);
     }
 }
 
@@ -193,38 +200,41 @@ void removeMarkedComponents(UniformGrid<vec3>& gradient, const WallMarks& marks,
     std::vector<uint32_t> sphereBits(size_t(words), 0);
     for (size_t slot = 0; slot < slots.owner.size(); ++slot)
         if (bodies[slots.owner[slot].first].shape.kind == ShapeKind::Sphere) sphereBits[slot / 32] |= 1u << (slot % 32);
-    parallelForRange(0, gradient.size(), [&](size_t begin, size_t end) {
-        uint32_t previous[kMaxWords] = {};
-        vec3 basis[3];
-        int basisSize = 0;
-        bool reusable = false;
-        for (size_t p = begin; p < end; ++p) {
-            uint32_t mask[kMaxWords];
-            bool any = false, same = reusable, curved = false;
-            for (int w = 0; w < words; ++w) {
-                mask[w] = marks.word(p, w);
-                any = any || mask[w];
-                same = same && mask[w] == previous[w];
-                curved = curved || (mask[w] & sphereBits[size_t(w)]);
+    parallelForRange(
+        0, gradient.size(),
+        [&](size_t begin, size_t end) {
+            uint32_t previous[kMaxWords] = {};
+            vec3 basis[3];
+            int basisSize = 0;
+            bool reusable = false;
+            for (size_t p = begin; p < end; ++p) {
+                uint32_t mask[kMaxWords];
+                bool any = false, same = reusable, curved = false;
+                for (int w = 0; w < words; ++w) {
+                    mask[w] = marks.word(p, w);
+                    any = any || mask[w];
+                    same = same && mask[w] == previous[w];
+                    curved = curved || (mask[w] & sphereBits[size_t(w)]);
+                }
+                if (!any) continue;
+                if (!same) {
+                    // The span of the marked faces' normals, in fixed feature order.
+                    vec3 normals[48];  // the span has at most 3 dimensions; 48 faces at one point is plenty
+                    size_t count = 0;
+                    const vec3 point = shape.pointPosition(int(p % nx), int((p / nx) % ny), int(p / (nx * ny)));
+                    for (int w = 0; w < words; ++w)
+                        for (uint32_t bits = mask[w]; bits && count < 48; bits &= bits - 1) {
+                            const auto [body, feature] = slots.owner[size_t(w) * 32 + size_t(__builtin_ctz(bits))];
+                            if (featureNormal(bodies[body], feature, point, normals[count])) ++count;
+                        }
+                    basisSize = orthonormalSpan(normals, count, basis);
+                    for (int w = 0; w < words; ++w) previous[w] = mask[w];
+                    reusable = !curved;
+                }
+                gradient[p] = removeAlongBasis(gradient[p], basis, basisSize);
             }
-            if (!any) continue;
-            if (!same) {
-                // The span of the marked faces' normals, in fixed feature order.
-                vec3 normals[48];  // the span has at most 3 dimensions; 48 faces at one point is plenty
-                size_t count = 0;
-                const vec3 point = shape.pointPosition(int(p % nx), int((p / nx) % ny), int(p / (nx * ny)));
-                for (int w = 0; w < words; ++w)
-                    for (uint32_t bits = mask[w]; bits && count < 48; bits &= bits - 1) {
-                        const auto [body, feature] = slots.owner[size_t(w) * 32 + size_t(__builtin_ctz(bits))];
-                        if (featureNormal(bodies[body], feature, point, normals[count])) ++count;
-                    }
-                basisSize = orthonormalSpan(normals, count, basis);
-                for (int w = 0; w < words; ++w) previous[w] = mask[w];
-                reusable = !curved;
-            }
-            gradient[p] = removeAlongBasis(gradient[p], basis, basisSize);
-        }
-    }, 2048);
+        },
+        2048);
 }
 
 // `walls`: every grid point inside or within the test radius of a wall, with no latency.
@@ -239,22 +249,25 @@ void poisonAtWalls(UniformGrid<vec3>& gradient, const std::vector<RigidBody>& bo
     // leaves 56x more kinetic energy after 60 steps than 1.5 or 2 spacings.)
     const float reach = fluid.poisonTestRadius > 0.0f ? fluid.poisonTestRadius : 2.0f * spacing;
     const size_t nx = size_t(shape.points.x), ny = size_t(shape.points.y);
-    parallelForRange(0, gradient.size(), [&](size_t begin, size_t end) {
-        std::vector<int> features;
-        std::vector<vec3> local, world;
-        for (size_t p = begin; p < end; ++p) {
-            const vec3 point = shape.pointPosition(int(p % nx), int((p / nx) % ny), int(p / (nx * ny)));
-            world.clear();
-            for (const RigidBody& body : bodies) {
-                if (!mayTouchBody(body, point, reach)) continue;
-                features.clear();
-                local.clear();
-                nearFeatures(body.shape, body.toLocal(point), reach, features, local);
-                for (const vec3& n : local) world.push_back(body.orientation * n);
+    parallelForRange(
+        0, gradient.size(),
+        [&](size_t begin, size_t end) {
+            std::vector<int> features;
+            std::vector<vec3> local, world;
+            for (size_t p = begin; p < end; ++p) {
+                const vec3 point = shape.pointPosition(int(p % nx), int((p / nx) % ny), int(p / (nx * ny)));
+                world.clear();
+                for (const RigidBody& body : bodies) {
+                    if (!mayTouchBody(body, point, reach)) continue;
+                    features.clear();
+                    local.clear();
+                    nearFeatures(body.shape, body.toLocal(point), reach, features, local);
+                    for (const vec3& n : local) world.push_back(body.orientation * n);
+                }
+                if (!world.empty()) gradient[p] = removeNormalComponents(gradient[p], world.data(), world.size());
             }
-            if (!world.empty()) gradient[p] = removeNormalComponents(gradient[p], world.data(), world.size());
-        }
-    }, 2048);
+        },
+        2048);
 }
 
 }  // namespace
@@ -272,18 +285,22 @@ void poisonDensityGradient(UniformGrid<vec3>& densityGradient, const std::vector
     const FeatureSlots slots(bodies);
     WallMarks marks(densityGradient.size(), slots.words);
     switch (fluid.poisonVariant) {
-    case PoisonVariant::Serial: markHitsSerial(marks, shape, bodies, slots, vortons); break;
-    case PoisonVariant::Atomic: markHitsAtomic(marks, shape, bodies, slots, vortons); break;
-    case PoisonVariant::Partitioned:
-        if (sameShape(partition.shape(), shape) && partition.sortedIndices().size() == vortons.size()) {
-            markHitsPartitioned(marks, shape, bodies, slots, vortons, partition);
-        } else {
-            // The caller's partition is of another grid: sort the vortons into this one.
-            CellPartition own;
-            own.build(shape, vortons.position);
-            markHitsPartitioned(marks, shape, bodies, slots, vortons, own);
-        }
-        break;
+        case PoisonVariant::Serial:
+            markHitsSerial(marks, shape, bodies, slots, vortons);
+            break;
+        case PoisonVariant::Atomic:
+            markHitsAtomic(marks, shape, bodies, slots, vortons);
+            break;
+        case PoisonVariant::Partitioned:
+            if (sameShape(partition.shape(), shape) && partition.sortedIndices().size() == vortons.size()) {
+                markHitsPartitioned(marks, shape, bodies, slots, vortons, partition);
+            } else {
+                // The caller's partition is of another grid: sort the vortons into this one.
+                CellPartition own;
+                own.build(shape, vortons.position);
+                markHitsPartitioned(marks, shape, bodies, slots, vortons, own);
+            }
+            break;
     }
     removeMarkedComponents(densityGradient, marks, slots, bodies);
 }

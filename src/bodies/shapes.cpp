@@ -34,8 +34,7 @@ std::vector<PlaneD> normalizedPlanes(const std::vector<Plane>& planes) {
     for (size_t i = 0; i < planes.size(); ++i) {
         const dvec3 n(planes[i].normal);
         const double len = glm::length(n);
-        if (!std::isfinite(len) || !std::isfinite(planes[i].d))
-            reject("plane " + std::to_string(i) + " is not finite");
+        if (!std::isfinite(len) || !std::isfinite(planes[i].d)) reject("plane " + std::to_string(i) + " is not finite");
         if (len < 1e-12) reject("plane " + std::to_string(i) + " has a zero normal");
         out.push_back({n / len, double(planes[i].d) / len});
     }
@@ -69,8 +68,7 @@ void requireBounded(const std::vector<PlaneD>& planes) {
                 const dvec3 ray = axis * (sign / len);
                 bool recedes = true;
                 for (size_t k = 0; k < count && recedes; ++k) recedes = glm::dot(planes[k].n, ray) <= 1e-9;
-                if (recedes)
-                    reject("planes do not bound a finite region (open along " + formatVec(vec3(ray)) + ")");
+                if (recedes) reject("planes do not bound a finite region (open along " + formatVec(vec3(ray)) + ")");
             }
         }
 }
@@ -87,7 +85,8 @@ std::vector<dvec3> polytopeCorners(const std::vector<PlaneD>& planes) {
                 const double det = glm::dot(planes[i].n, jk);
                 if (std::abs(det) < 1e-9) continue;
                 const dvec3 p = (planes[i].d * jk + planes[j].d * glm::cross(planes[k].n, planes[i].n) +
-                                 planes[k].d * glm::cross(planes[i].n, planes[j].n)) / det;
+                                 planes[k].d * glm::cross(planes[i].n, planes[j].n)) /
+                                det;
                 bool inside = true;
                 for (size_t m = 0; m < count && inside; ++m) inside = planes[m].distance(p) <= tolerance;
                 if (!inside) continue;
@@ -270,8 +269,7 @@ void finalizeBodyMass(RigidBody& body) {
     const KinematicMotion& k = body.kinematic;
     if (!(k.period >= 0.0f) || !std::isfinite(k.period))
         reject("oscillate period must be >= 0, got " + formatNumber(k.period));
-    if (!isFinite(k.amplitude) || !isFinite(k.angularAmplitude))
-        reject("oscillate amplitudes must be finite");
+    if (!isFinite(k.amplitude) || !isFinite(k.angularAmplitude)) reject("oscillate amplitudes must be finite");
     if (body.isHole() && body.motion != MotionKind::Kinematic)
         reject("a container (hole: true) must have motion \"kinematic\"");
     const float volume = body.shape.volume();

@@ -10,9 +10,8 @@ void CellPartition::build(const GridShape& shape, const std::vector<vec3>& posit
     const size_t cellCount = shape.cellCount();
     const size_t n = positions.size();
     cellOfParticle_.resize(n);
-    parallelForEach(0, n, [&](size_t i) {
-        cellOfParticle_[i] = uint32_t(shape_.cellIndex(shape_.cellOf(positions[i])));
-    }, 4096);
+    parallelForEach(
+        0, n, [&](size_t i) { cellOfParticle_[i] = uint32_t(shape_.cellIndex(shape_.cellOf(positions[i]))); }, 4096);
     // Counting sort keeps ascending particle index inside each cell: deterministic order.
     cellStart_.assign(cellCount + 1, 0);
     for (size_t i = 0; i < n; ++i) ++cellStart_[cellOfParticle_[i] + 1];

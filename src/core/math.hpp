@@ -8,17 +8,15 @@
 
 namespace vfx {
 
+using glm::dvec3;
 using glm::ivec3;
 using glm::mat3;
 using glm::quat;
 using glm::vec3;
-using glm::dvec3;
 
 constexpr float kPi = 3.14159265358979323846f;
 
-inline bool isFinite(const vec3& v) {
-    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
+inline bool isFinite(const vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 // Orthonormal basis (Gram-Schmidt in the given order) of the span of some directions; repeats
 // and near-repeats are skipped. Returns its size (0..3).

@@ -17,14 +17,19 @@ struct Box {
 Box boundingBox(const std::vector<vec3>& positions) {
     if (positions.empty()) return Box{vec3(0.0f), vec3(0.0f)};
     const Box empty{vec3(1e30f), vec3(-1e30f)};
-    return deterministicReduce<Box>(positions.size(), empty, [&](size_t b, size_t e) {
-        Box r = empty;
-        for (size_t i = b; i < e; ++i) {
-            r.lo = glm::min(r.lo, positions[i]);
-            r.hi = glm::max(r.hi, positions[i]);
-        }
-        return r;
-    }, [](Box a, const Box& c) { return Box{glm::min(a.lo, c.lo), glm::max(a.hi, c.hi)}; });
+    return deterministicReduce<Box>(
+        positions.size(), empty,
+        [&](size_t b, size_t e) {
+            Box r = empty;
+            for (size_t i = b; i < e; ++i) {
+                r.lo = glm::min(r.lo, positions[i]);
+                r.hi = glm::max(r.hi, positions[i]);
+            }
+            return r;
+        },
+        [](Box a, const Box& c) {
+            return Box{glm::min(a.lo, c.lo), glm::max(a.hi, c.hi)};
+        });
 }
 
 }  // namespace
@@ -51,28 +56,34 @@ void NeighbourSearch::build(const std::vector<vec3>& positions, float radius) {
     x_ = lanes::padded(n);
     y_ = lanes::padded(n);
     z_ = lanes::padded(n);
-    parallelForEach(0, n, [&](size_t k) {
-        const vec3& p = positions[o[k]];
-        x_[k] = p.x;
-        y_[k] = p.y;
-        z_[k] = p.z;
-    }, 4096);
+    parallelForEach(
+        0, n,
+        [&](size_t k) {
+            const vec3& p = positions[o[k]];
+            x_[k] = p.x;
+            y_[k] = p.y;
+            z_[k] = p.z;
+        },
+        4096);
     ranges_.resize(n);
     rangeCount_.resize(n);
-    parallelForEach(0, n, [&](size_t k) {
-        rangeCount_[k] = uint8_t(candidateRanges(vec3(x_[k], y_[k], z_[k]), ranges_[k]));
-    }, 1024);
+    parallelForEach(
+        0, n, [&](size_t k) { rangeCount_[k] = uint8_t(candidateRanges(vec3(x_[k], y_[k], z_[k]), ranges_[k])); },
+        1024);
 }
 
 bool NeighbourSearch::matches(const std::vector<vec3>& positions, float radius) const {
     const size_t n = positions.size();
     if (radius != radius_ || n != count_ || n != order().size()) return false;
     const std::vector<uint32_t>& o = order();
-    return deterministicReduce<bool>(n, true, [&](size_t b, size_t e) {
-        for (size_t k = b; k < e; ++k)
-            if (positions[o[k]] != vec3(x_[k], y_[k], z_[k])) return false;
-        return true;
-    }, [](bool a, bool c) { return a && c; }, 4096);
+    return deterministicReduce<bool>(
+        n, true,
+        [&](size_t b, size_t e) {
+            for (size_t k = b; k < e; ++k)
+                if (positions[o[k]] != vec3(x_[k], y_[k], z_[k])) return false;
+            return true;
+        },
+        [](bool a, bool c) { return a && c; }, 4096);
 }
 
 int NeighbourSearch::candidateRanges(const vec3& p, lanes::Ranges& ranges) const {

@@ -29,11 +29,14 @@ namespace vfx {
 // in the last bit between thread counts. Calling the body through one out-of-line function
 // keeps the arithmetic identical for every item.
 template <typename Body>
-[[gnu::noinline]] void runItemOutOfLine(const Body& body, size_t item) { body(item); }
+[[gnu::noinline]] void runItemOutOfLine(const Body& body, size_t item) {
+    body(item);
+}
 
 template <typename Body>
 void parallelForEachStable(size_t begin, size_t end, const Body& body, size_t grain = 256) {
-    parallelForEach(begin, end, [&](size_t i) { runItemOutOfLine(body, i); }, grain);
+    parallelForEach(
+        begin, end, [&](size_t i) { runItemOutOfLine(body, i); }, grain);
 }
 
 class NeighbourSearch {
@@ -62,10 +65,13 @@ public:
     void forEachParticle(Body&& body) const {
         constexpr size_t kChunk = 64;  // consecutive in partition order, so spatially close
         const size_t n = count_;
-        parallelForEachStable(0, (n + kChunk - 1) / kChunk, [&](size_t c) {
-            const size_t end = std::min(n, (c + 1) * kChunk);
-            for (size_t k = c * kChunk; k < end; ++k) body(k, ranges_[k], int(rangeCount_[k]));
-        }, 1);
+        parallelForEachStable(
+            0, (n + kChunk - 1) / kChunk,
+            [&](size_t c) {
+                const size_t end = std::min(n, (c + 1) * kChunk);
+                for (size_t k = c * kChunk; k < end; ++k) body(k, ranges_[k], int(rangeCount_[k]));
+            },
+            1);
     }
 
     // value(i) of every particle i gathered into partition order (padded).
@@ -73,7 +79,8 @@ public:
     std::vector<float> sorted(Value&& value) const {
         std::vector<float> out = lanes::padded(count_);
         const std::vector<uint32_t>& o = order();
-        parallelForEachStable(0, count_, [&](size_t k) { out[k] = value(o[k]); }, 4096);
+        parallelForEachStable(
+            0, count_, [&](size_t k) { out[k] = value(o[k]); }, 4096);
         return out;
     }
 

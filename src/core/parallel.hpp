@@ -67,8 +67,7 @@ void parallelForRange(size_t begin, size_t end, Body&& body, size_t grain = 256)
 // Deterministic reduction: chunks of fixed size are reduced in parallel, then the partial
 // results are combined serially in chunk order, so the rounding never depends on threads.
 template <typename T, typename ChunkBody, typename Combine>
-T deterministicReduce(size_t count, T identity, ChunkBody&& chunk, Combine&& combine,
-                      size_t chunkSize = 2048) {
+T deterministicReduce(size_t count, T identity, ChunkBody&& chunk, Combine&& combine, size_t chunkSize = 2048) {
     if (count == 0) return identity;
     const size_t chunks = (count + chunkSize - 1) / chunkSize;
     // One slot object per chunk: std::vector<bool> packs bits, and two chunks writing neighbouring
@@ -77,10 +76,13 @@ T deterministicReduce(size_t count, T identity, ChunkBody&& chunk, Combine&& com
         T value;
     };
     std::vector<Slot> partial(chunks, Slot{identity});
-    parallelForEach(0, chunks, [&](size_t c) {
-        const size_t b = c * chunkSize;
-        partial[c].value = chunk(b, std::min(count, b + chunkSize));
-    }, 1);
+    parallelForEach(
+        0, chunks,
+        [&](size_t c) {
+            const size_t b = c * chunkSize;
+            partial[c].value = chunk(b, std::min(count, b + chunkSize));
+        },
+        1);
     T total = identity;
     for (const Slot& p : partial) total = combine(total, p.value);
     return total;

@@ -135,8 +135,8 @@ std::string checkArray(const ParamSpec& spec, const json& value) {
         bool ok = e.is_array() && e.size() == size_t(spec.tupleSize);
         for (size_t k = 0; ok && k < e.size(); ++k) ok = isFiniteNumber(e[k]);
         if (!ok)
-            return "element " + std::to_string(i) + " must be " + std::to_string(spec.tupleSize) + " finite numbers " + form +
-                   ", got " + describeJsonValue(e);
+            return "element " + std::to_string(i) + " must be " + std::to_string(spec.tupleSize) + " finite numbers " +
+                   form + ", got " + describeJsonValue(e);
     }
     return "";
 }
@@ -152,14 +152,22 @@ std::string checkChoice(const ParamSpec& spec, const json& value) {
 
 std::string checkParamValue(const ParamSpec& spec, const json& value) {
     switch (spec.type) {
-        case ParamType::Float: return checkNumber(spec, value, false);
-        case ParamType::Int: return checkNumber(spec, value, true);
-        case ParamType::Bool: return value.is_boolean() ? "" : "must be true or false, got " + describeJsonValue(value);
-        case ParamType::Vec3: return checkVec3(spec, value);
-        case ParamType::Enum: return checkChoice(spec, value);
-        case ParamType::String: return value.is_string() ? "" : "must be a string \"...\", got " + describeJsonValue(value);
-        case ParamType::Array: return checkArray(spec, value);
-        case ParamType::Object: return value.is_object() ? "" : "must be an object {...}, got " + describeJsonValue(value);
+        case ParamType::Float:
+            return checkNumber(spec, value, false);
+        case ParamType::Int:
+            return checkNumber(spec, value, true);
+        case ParamType::Bool:
+            return value.is_boolean() ? "" : "must be true or false, got " + describeJsonValue(value);
+        case ParamType::Vec3:
+            return checkVec3(spec, value);
+        case ParamType::Enum:
+            return checkChoice(spec, value);
+        case ParamType::String:
+            return value.is_string() ? "" : "must be a string \"...\", got " + describeJsonValue(value);
+        case ParamType::Array:
+            return checkArray(spec, value);
+        case ParamType::Object:
+            return value.is_object() ? "" : "must be an object {...}, got " + describeJsonValue(value);
     }
     return "";
 }
@@ -171,7 +179,8 @@ std::string describeJsonValue(const json& value) {
         text = std::isfinite(v) ? value.dump() : formatNumber(v);
     } else if (value.is_array()) {
         text = "[";
-        for (size_t i = 0; i < value.size() && text.size() < 80; ++i) text += (i ? ", " : "") + describeJsonValue(value[i]);
+        for (size_t i = 0; i < value.size() && text.size() < 80; ++i)
+            text += (i ? ", " : "") + describeJsonValue(value[i]);
         text += "]";
     } else if (value.is_null()) {
         text = "null";

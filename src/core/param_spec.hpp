@@ -29,24 +29,26 @@ struct MemberBinding {
 };
 
 struct ParamSpec {
-    std::string section;        // "fluid", "time", "vortons[]", "tracers[]", "bodies[]", "view.camera", ...
-    std::string key;            // JSON key inside the section, e.g. "viscosity"
+    std::string section;  // "fluid", "time", "vortons[]", "tracers[]", "bodies[]", "view.camera", ...
+    std::string key;      // JSON key inside the section, e.g. "viscosity"
     ParamType type = ParamType::Float;
-    std::string unit;           // SI unit, e.g. "m^2/s"; "" when dimensionless or not a number
-    std::string description;    // one or two sentences, used as tooltip and in the README
+    std::string unit;         // SI unit, e.g. "m^2/s"; "" when dimensionless or not a number
+    std::string description;  // one or two sentences, used as tooltip and in the README
     nlohmann::json defaultValue;
-    double minValue = -1e30;    // inclusive unless minExclusive
+    double minValue = -1e30;  // inclusive unless minExclusive
     double maxValue = 1e30;
     bool minExclusive = false;
-    std::vector<std::string> choices;  // Enum
-    bool needsReset = false;    // true: changing it live needs rebuilding the scene
-    std::string childSection;   // Object / Array of objects: section of the nested keys
-    int tupleSize = 0;          // Array of number tuples (planes: 4, vertices: 3); 0 otherwise
+    std::vector<std::string> choices;        // Enum
+    bool needsReset = false;                 // true: changing it live needs rebuilding the scene
+    std::string childSection;                // Object / Array of objects: section of the nested keys
+    int tupleSize = 0;                       // Array of number tuples (planes: 4, vertices: 3); 0 otherwise
     std::vector<std::string> onlyForShapes;  // region/body keys used by these shapes only (empty: all)
-    MemberBinding member;       // empty for sections (Object / Array of objects) and document-level keys
+    MemberBinding member;                    // empty for sections (Object / Array of objects) and document-level keys
 
     template <typename S>
-    bool boundTo() const { return member.owner && *member.owner == typeid(S); }
+    bool boundTo() const {
+        return member.owner && *member.owner == typeid(S);
+    }
 };
 
 // JSON form of member values. A float is written with the shortest decimal that reads back
@@ -180,7 +182,8 @@ nlohmann::json readParam(const std::vector<ParamSpec>& specs, const S& params, c
 
 // Validates and stores; "" on success, else what is wrong (unknown key, bad value).
 template <typename S>
-std::string writeParam(const std::vector<ParamSpec>& specs, S& params, const std::string& key, const nlohmann::json& value) {
+std::string writeParam(const std::vector<ParamSpec>& specs, S& params, const std::string& key,
+                       const nlohmann::json& value) {
     const ParamSpec* spec = findSpec(specs, key);
     if (!spec || !spec->boundTo<S>())
         return "unknown " + (specs.empty() ? std::string() : specs.front().section + " ") + "parameter \"" + key + "\"";

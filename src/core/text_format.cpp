@@ -29,6 +29,8 @@ std::string formatFloat(float value) {
     return std::string(buf, result.ptr);
 }
 
-std::string formatVec(const vec3& v) { return "[" + formatNumber(v.x) + ", " + formatNumber(v.y) + ", " + formatNumber(v.z) + "]"; }
+std::string formatVec(const vec3& v) {
+    return "[" + formatNumber(v.x) + ", " + formatNumber(v.y) + ", " + formatNumber(v.z) + "]";
+}
 
 }  // namespace vfx

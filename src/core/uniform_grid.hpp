@@ -17,7 +17,10 @@ struct GridShape {
 
     size_t pointCount() const { return size_t(points.x) * size_t(points.y) * size_t(points.z); }
     ivec3 cells() const { return glm::max(points - ivec3(1), ivec3(1)); }
-    size_t cellCount() const { ivec3 c = cells(); return size_t(c.x) * size_t(c.y) * size_t(c.z); }
+    size_t cellCount() const {
+        ivec3 c = cells();
+        return size_t(c.x) * size_t(c.y) * size_t(c.z);
+    }
     vec3 extent() const { return vec3(points - ivec3(1)) * spacing; }
     vec3 maxCorner() const { return minCorner + extent(); }
     float cellVolume() const;  // product of spacings over non-flat axes
@@ -61,14 +64,22 @@ inline TrilinearStencil trilinearStencil(const GridShape& shape, const vec3& p) 
     const size_t base = shape.index(c.x, c.y, c.z);
     TrilinearStencil s;
     s.count = 8;
-    s.index[0] = base;                s.weight[0] = g.x * g.y * g.z;
-    s.index[1] = base + sx;           s.weight[1] = f.x * g.y * g.z;
-    s.index[2] = base + sy;           s.weight[2] = g.x * f.y * g.z;
-    s.index[3] = base + sx + sy;      s.weight[3] = f.x * f.y * g.z;
-    s.index[4] = base + sz;           s.weight[4] = g.x * g.y * f.z;
-    s.index[5] = base + sx + sz;      s.weight[5] = f.x * g.y * f.z;
-    s.index[6] = base + sy + sz;      s.weight[6] = g.x * f.y * f.z;
-    s.index[7] = base + sx + sy + sz; s.weight[7] = f.x * f.y * f.z;
+    s.index[0] = base;
+    s.weight[0] = g.x * g.y * g.z;
+    s.index[1] = base + sx;
+    s.weight[1] = f.x * g.y * g.z;
+    s.index[2] = base + sy;
+    s.weight[2] = g.x * f.y * g.z;
+    s.index[3] = base + sx + sy;
+    s.weight[3] = f.x * f.y * g.z;
+    s.index[4] = base + sz;
+    s.weight[4] = g.x * g.y * f.z;
+    s.index[5] = base + sx + sz;
+    s.weight[5] = f.x * g.y * f.z;
+    s.index[6] = base + sy + sz;
+    s.weight[6] = g.x * f.y * f.z;
+    s.index[7] = base + sx + sy + sz;
+    s.weight[7] = f.x * f.y * f.z;
     return s;
 }
 

@@ -42,7 +42,9 @@ struct Lattice {
     vec3 voxel{1.0f};
 
     float voxelVolume() const { return voxel.x * voxel.y * voxel.z; }
-    vec3 centre(const openvdb::Coord& c) const { return origin + vec3(float(c.x()), float(c.y()), float(c.z())) * voxel; }
+    vec3 centre(const openvdb::Coord& c) const {
+        return origin + vec3(float(c.x()), float(c.y()), float(c.z())) * voxel;
+    }
 };
 
 Lattice latticeFor(const Simulation& sim, float voxelSize) {
@@ -78,7 +80,8 @@ void forEachCicVoxel(const Lattice& lattice, const vec3& p, Visit&& visit) {
 openvdb::math::Transform::Ptr transformFor(const Lattice& lattice) {
     const openvdb::Vec3d scale(lattice.voxel.x, lattice.voxel.y, lattice.voxel.z);
     const openvdb::Vec3d translate(lattice.origin.x, lattice.origin.y, lattice.origin.z);
-    return std::make_shared<openvdb::math::Transform>(std::make_shared<openvdb::math::ScaleTranslateMap>(scale, translate));
+    return std::make_shared<openvdb::math::Transform>(
+        std::make_shared<openvdb::math::ScaleTranslateMap>(scale, translate));
 }
 
 // --- fields ---------------------------------------------------------------------------------------
@@ -93,7 +96,8 @@ struct FluidGrids {
 // voxels around it. The weights of a vorton sum to one, so sum(density) * voxel volume is the
 // particles' sum rho'V exactly (up to float rounding), and the active voxels are where fluid is.
 // Sequential over vortons in index order: the file is the same for any thread count.
-void depositVortons(const Vortons& v, const Lattice& lattice, openvdb::FloatGrid& mass, openvdb::Vec3SGrid& circulation) {
+void depositVortons(const Vortons& v, const Lattice& lattice, openvdb::FloatGrid& mass,
+                    openvdb::Vec3SGrid& circulation) {
     auto massAccess = mass.getAccessor();
     auto circulationAccess = circulation.getAccessor();
     for (size_t i = 0; i < v.size(); ++i) {
@@ -122,10 +126,12 @@ void sampleVelocity(const Simulation& sim, const Lattice& lattice, openvdb::Vec3
     } else {
         sim.velocityAtPoints(points, values);
     }
-    for (size_t k = 0; k < voxels.size(); ++k) voxels[k].setValue(openvdb::Vec3s(values[k].x, values[k].y, values[k].z));
+    for (size_t k = 0; k < voxels.size(); ++k)
+        voxels[k].setValue(openvdb::Vec3s(values[k].x, values[k].y, values[k].z));
 }
 
-FluidGrids buildFluidGrids(const Simulation& sim, const Lattice& lattice, const openvdb::math::Transform::Ptr& transform) {
+FluidGrids buildFluidGrids(const Simulation& sim, const Lattice& lattice,
+                           const openvdb::math::Transform::Ptr& transform) {
     FluidGrids grids;
     grids.density = openvdb::FloatGrid::create(0.0f);
     auto circulation = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
@@ -152,9 +158,9 @@ FluidGrids buildFluidGrids(const Simulation& sim, const Lattice& lattice, const 
     grids.vorticity->setName("vorticity");
     grids.vorticity->setGridClass(openvdb::GRID_FOG_VOLUME);
     grids.vorticity->insertMeta("unit", openvdb::StringMetadata("1/s (vorticity magnitude)"));
-    for (openvdb::GridBase* g : {static_cast<openvdb::GridBase*>(grids.density.get()),
-                                 static_cast<openvdb::GridBase*>(grids.velocity.get()),
-                                 static_cast<openvdb::GridBase*>(grids.vorticity.get())}) {
+    for (openvdb::GridBase* g :
+         {static_cast<openvdb::GridBase*>(grids.density.get()), static_cast<openvdb::GridBase*>(grids.velocity.get()),
+          static_cast<openvdb::GridBase*>(grids.vorticity.get())}) {
         g->setTransform(transform);
         g->setSaveFloatAsHalf(false);
     }
@@ -181,7 +187,8 @@ openvdb::FloatGrid::Ptr buildTracerVolume(const Tracers& tracers, const Lattice&
 }
 
 // Tracers as OpenVDB points, partitioned by the same voxels, with their density deviation.
-openvdb::points::PointDataGrid::Ptr buildTracerPoints(const Tracers& tracers, const openvdb::math::Transform::Ptr& transform) {
+openvdb::points::PointDataGrid::Ptr buildTracerPoints(const Tracers& tracers,
+                                                      const openvdb::math::Transform::Ptr& transform) {
     std::vector<openvdb::Vec3f> positions(tracers.size());
     std::vector<float> density(tracers.size());
     for (size_t i = 0; i < tracers.size(); ++i) {
@@ -252,7 +259,8 @@ bool usableName(const std::string& name) {
 // --- settings check --------------------------------------------------------------------------------
 
 void checkVdbBake(const VdbBakeSettings& s) {
-    if (s.every < 1) throw BakeError("--vdb-every: expected a whole number of steps >= 1, got " + std::to_string(s.every));
+    if (s.every < 1)
+        throw BakeError("--vdb-every: expected a whole number of steps >= 1, got " + std::to_string(s.every));
     if (!std::isfinite(s.voxelSize) || s.voxelSize < 0.0f)
         throw BakeError("--vdb-voxel: expected a voxel size in metres > 0, got " + std::to_string(s.voxelSize));
     if (!usableName(s.name)) throw BakeError("--vdb: \"" + s.name + "\" cannot name the frame files");
@@ -262,7 +270,9 @@ void checkVdbBake(const VdbBakeSettings& s) {
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw BakeError("--vdb: \"" + s.directory + "\" exists and is not a directory");
     fs::create_directories(dir / kPointsSubdirectory, ec);
-    if (ec) throw BakeError("--vdb: cannot create the directory \"" + (dir / kPointsSubdirectory).string() + "\": " + ec.message());
+    if (ec)
+        throw BakeError("--vdb: cannot create the directory \"" + (dir / kPointsSubdirectory).string() +
+                        "\": " + ec.message());
     // Permission bits do not tell the whole story (read-only mounts, quotas, root): try it.
     const fs::path probe = dir / (".vortonfx-write-test-" + std::to_string(::getpid()));
     {

@@ -78,8 +78,6 @@ Ray OrbitCamera::rayThroughPixel(float px, float py) const {
     return {eye(), glm::normalize(farP - nearP)};
 }
 
-float OrbitCamera::worldPerPixel(float depth) const {
-    return 2.0f * depth * std::tan(0.5f * fovY_) / float(height_);
-}
+float OrbitCamera::worldPerPixel(float depth) const { return 2.0f * depth * std::tan(0.5f * fovY_) / float(height_); }
 
 }  // namespace vfx

@@ -19,7 +19,10 @@ struct CameraPose {
 
 class OrbitCamera {
 public:
-    void setHome(const CameraPose& pose) { home_ = pose; pose_ = pose; }
+    void setHome(const CameraPose& pose) {
+        home_ = pose;
+        pose_ = pose;
+    }
     void resetToHome() { pose_ = home_; }
     const CameraPose& pose() const { return pose_; }
     CameraPose& pose() { return pose_; }

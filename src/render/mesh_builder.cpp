@@ -56,9 +56,12 @@ TriangleMesh makeSphereMesh(int rings, int segments) {
     // A few great circles so a spherical container still shows its outline as lines.
     for (int s = 0; s < segments; ++s) {
         float phi0 = 2.0f * kPi * float(s) / float(segments), phi1 = 2.0f * kPi * float(s + 1) / float(segments);
-        mesh.edgeLines.insert(mesh.edgeLines.end(), {{std::cos(phi0), 0, std::sin(phi0)}, {std::cos(phi1), 0, std::sin(phi1)}});
-        mesh.edgeLines.insert(mesh.edgeLines.end(), {{std::cos(phi0), std::sin(phi0), 0}, {std::cos(phi1), std::sin(phi1), 0}});
-        mesh.edgeLines.insert(mesh.edgeLines.end(), {{0, std::cos(phi0), std::sin(phi0)}, {0, std::cos(phi1), std::sin(phi1)}});
+        mesh.edgeLines.insert(mesh.edgeLines.end(),
+                              {{std::cos(phi0), 0, std::sin(phi0)}, {std::cos(phi1), 0, std::sin(phi1)}});
+        mesh.edgeLines.insert(mesh.edgeLines.end(),
+                              {{std::cos(phi0), std::sin(phi0), 0}, {std::cos(phi1), std::sin(phi1), 0}});
+        mesh.edgeLines.insert(mesh.edgeLines.end(),
+                              {{0, std::cos(phi0), std::sin(phi0)}, {0, std::cos(phi1), std::sin(phi1)}});
     }
     return mesh;
 }

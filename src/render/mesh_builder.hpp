@@ -15,8 +15,8 @@ struct MeshVertex {
 };
 
 struct TriangleMesh {
-    std::vector<MeshVertex> vertices;       // three per triangle (flat faces keep hard normals)
-    std::vector<glm::vec3> edgeLines;       // pairs of points, for the wireframe of containers
+    std::vector<MeshVertex> vertices;  // three per triangle (flat faces keep hard normals)
+    std::vector<glm::vec3> edgeLines;  // pairs of points, for the wireframe of containers
 };
 
 // Unit sphere, latitude/longitude tessellation with smooth normals.

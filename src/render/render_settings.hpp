@@ -16,30 +16,30 @@ struct RenderSettings {
     bool drawContainers = true;
     bool drawGridBounds = false;
 
-    float vortonScale = 0.5f;          // sphere radius as a multiple of the core radius sigma
+    float vortonScale = 0.5f;  // sphere radius as a multiple of the core radius sigma
     ColorMode vortonColor = ColorMode::Density;
-    bool perspectiveTracers = true;    // dots sized in world units (tracerWorldSize), else pixels
-    float tracerWorldSize = 0.03f;     // dot diameter, m
-    float tracerPointSize = 2.0f;      // pixels at a UI scale of 1
+    bool perspectiveTracers = true;  // dots sized in world units (tracerWorldSize), else pixels
+    float tracerWorldSize = 0.03f;   // dot diameter, m
+    float tracerPointSize = 2.0f;    // pixels at a UI scale of 1
     float tracerAlpha = 0.35f;
     TracerBlend tracerBlend = TracerBlend::Alpha;
     bool softTracers = true;
 
     ArrowSite arrowSite = ArrowSite::Vortons;
-    float arrowLength = 0.1f;          // world length of the longest arrow, m
-    int arrowStride = 1;               // draw every n-th site
+    float arrowLength = 0.1f;  // world length of the longest arrow, m
+    int arrowStride = 1;       // draw every n-th site
 
-    bool autoRange = true;             // colour ranges follow the data
-    float densityRange = 1.0f;         // |deviation| drawn fully blue/red
-    float vorticityRange = 10.0f;      // |omega| drawn at the top of the ramp, 1/s
+    bool autoRange = true;         // colour ranges follow the data
+    float densityRange = 1.0f;     // |deviation| drawn fully blue/red
+    float vorticityRange = 10.0f;  // |omega| drawn at the top of the ramp, 1/s
 
     float containerOpacity = 0.06f;
     glm::vec3 backgroundTop{0.16f, 0.19f, 0.25f};
     glm::vec3 backgroundBottom{0.03f, 0.035f, 0.05f};
 
-    float sceneRadius = 1.0f;          // for the depth cue
-    int highlightBody = -1;            // body under the mouse or being dragged
-    float pixelScale = 1.0f;           // framebuffer pixels per screen unit (high-DPI)
+    float sceneRadius = 1.0f;  // for the depth cue
+    int highlightBody = -1;    // body under the mouse or being dragged
+    float pixelScale = 1.0f;   // framebuffer pixels per screen unit (high-DPI)
 };
 
 // Milliseconds spent on the CPU per frame, and on the GPU when timer queries report back.

@@ -40,12 +40,14 @@ void floatAttribute(GLuint vbo, GLuint location, int components, GLuint divisor)
     glVertexAttribDivisor(location, divisor);
 }
 
-glm::mat4 bodyModel(const RigidBody& b) { return glm::translate(glm::mat4(1.0f), b.position) * glm::mat4_cast(b.orientation); }
+glm::mat4 bodyModel(const RigidBody& b) {
+    return glm::translate(glm::mat4(1.0f), b.position) * glm::mat4_cast(b.orientation);
+}
 
 glm::vec3 bodyColor(const RigidBody& b, bool highlighted) {
-    glm::vec3 c = b.isHole() ? glm::vec3(0.55f, 0.75f, 0.95f)
-                : b.motion == MotionKind::Dynamic ? glm::vec3(0.92f, 0.88f, 0.80f)
-                                                  : glm::vec3(0.62f, 0.64f, 0.70f);
+    glm::vec3 c = b.isHole()                        ? glm::vec3(0.55f, 0.75f, 0.95f)
+                  : b.motion == MotionKind::Dynamic ? glm::vec3(0.92f, 0.88f, 0.80f)
+                                                    : glm::vec3(0.62f, 0.64f, 0.70f);
     return highlighted ? glm::min(c * 1.35f + glm::vec3(0.08f), glm::vec3(1.0f)) : c;
 }
 
@@ -54,7 +56,8 @@ glm::vec3 bodyColor(const RigidBody& b, bool highlighted) {
 Renderer::~Renderer() {
     releaseBodyMeshes();
     GLuint vaos[] = {emptyVao_, vortonVao_, tracerVao_, lineVao_};
-    GLuint vbos[] = {quadVbo_, vortonPosVbo_, vortonRadiusVbo_, vortonScalarVbo_, tracerPosVbo_, tracerDensityVbo_, lineVbo_};
+    GLuint vbos[] = {quadVbo_,      vortonPosVbo_,     vortonRadiusVbo_, vortonScalarVbo_,
+                     tracerPosVbo_, tracerDensityVbo_, lineVbo_};
     glDeleteVertexArrays(4, vaos);
     glDeleteBuffers(7, vbos);
     if (timerQueries_[0]) glDeleteQueries(3, timerQueries_);
@@ -124,7 +127,8 @@ void Renderer::setBodies(const std::vector<RigidBody>& bodies) {
         glGenBuffers(1, &gpu.vbo);
         glBindVertexArray(gpu.vao);
         glBindBuffer(GL_ARRAY_BUFFER, gpu.vbo);
-        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(mesh.vertices.size() * sizeof(MeshVertex)), mesh.vertices.data(), GL_STATIC_DRAW);
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(mesh.vertices.size() * sizeof(MeshVertex)), mesh.vertices.data(),
+                     GL_STATIC_DRAW);
         glEnableVertexAttribArray(0);
         glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(MeshVertex), nullptr);
         glEnableVertexAttribArray(1);
@@ -302,7 +306,8 @@ void Renderer::drawTracers(const OrbitCamera& camera, const RenderSettings& s) {
     tracer_.set("view", camera.view());
     tracer_.set("projection", camera.projection());
     tracer_.set("perspective", s.perspectiveTracers ? 1 : 0);
-    tracer_.set("pointSize", s.perspectiveTracers ? s.tracerWorldSize : std::max(1.0f, s.tracerPointSize * s.pixelScale));
+    tracer_.set("pointSize",
+                s.perspectiveTracers ? s.tracerWorldSize : std::max(1.0f, s.tracerPointSize * s.pixelScale));
     tracer_.set("viewportHeight", float(camera.viewportHeight()));
     tracer_.set("minPointSize", 1.5f * s.pixelScale);
     tracer_.set("focusDistance", camera.pose().distance);
@@ -312,8 +317,10 @@ void Renderer::drawTracers(const OrbitCamera& camera, const RenderSettings& s) {
     tracer_.set("softPoints", s.softTracers ? 1 : 0);
     glEnable(GL_PROGRAM_POINT_SIZE);
     glEnable(GL_BLEND);
-    if (s.tracerBlend == TracerBlend::Additive) glBlendFunc(GL_SRC_ALPHA, GL_ONE);
-    else glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    if (s.tracerBlend == TracerBlend::Additive)
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE);
+    else
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);  // dye is a volume: dots must not hide each other by depth
     glBindVertexArray(tracerVao_);
     glDrawArrays(GL_POINTS, 0, tracerCount_);
@@ -347,7 +354,8 @@ void Renderer::buildArrows(const Simulation& sim, const OrbitCamera& camera, con
         if (grid.size() != g.pointCount()) return;
         for (int z = 0; z < g.points.z; z += stride)
             for (int y = 0; y < g.points.y; y += stride)
-                for (int x = 0; x < g.points.x; x += stride) sites.emplace_back(g.pointPosition(x, y, z), grid.at(x, y, z));
+                for (int x = 0; x < g.points.x; x += stride)
+                    sites.emplace_back(g.pointPosition(x, y, z), grid.at(x, y, z));
     }
     float maxMagnitude = 0.0f;
     for (const auto& site : sites) maxMagnitude = std::max(maxMagnitude, glm::length(site.second));

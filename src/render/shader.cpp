@@ -118,7 +118,11 @@ void ShaderProgram::set(const char* u, int v) { glUniform1i(location(u), v); }
 void ShaderProgram::set(const char* u, const glm::vec2& v) { glUniform2fv(location(u), 1, glm::value_ptr(v)); }
 void ShaderProgram::set(const char* u, const glm::vec3& v) { glUniform3fv(location(u), 1, glm::value_ptr(v)); }
 void ShaderProgram::set(const char* u, const glm::vec4& v) { glUniform4fv(location(u), 1, glm::value_ptr(v)); }
-void ShaderProgram::set(const char* u, const glm::mat3& m) { glUniformMatrix3fv(location(u), 1, GL_FALSE, glm::value_ptr(m)); }
-void ShaderProgram::set(const char* u, const glm::mat4& m) { glUniformMatrix4fv(location(u), 1, GL_FALSE, glm::value_ptr(m)); }
+void ShaderProgram::set(const char* u, const glm::mat3& m) {
+    glUniformMatrix3fv(location(u), 1, GL_FALSE, glm::value_ptr(m));
+}
+void ShaderProgram::set(const char* u, const glm::mat4& m) {
+    glUniformMatrix4fv(location(u), 1, GL_FALSE, glm::value_ptr(m));
+}
 
 }  // namespace vfx

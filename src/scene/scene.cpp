@@ -37,14 +37,19 @@ struct OverrideRecord {
 std::string escapePointerToken(const std::string& key) {
     std::string out;
     for (char c : key) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
     return out;
 }
 
-std::string childPointer(const std::string& parent, const std::string& key) { return parent + "/" + escapePointerToken(key); }
+std::string childPointer(const std::string& parent, const std::string& key) {
+    return parent + "/" + escapePointerToken(key);
+}
 std::string childPointer(const std::string& parent, size_t index) { return parent + "/" + std::to_string(index); }
 
 // True when `ancestor` is `pointer` or one of its parents.
@@ -125,8 +130,12 @@ json parseJsonText(const std::string& text, const std::string& source) {
     };
     auto callback = [&](int, json::parse_event_t event, json& parsed) {
         switch (event) {
-            case json::parse_event_t::object_start: stack.push_back(Frame{false, 0, "", {}}); break;
-            case json::parse_event_t::array_start: stack.push_back(Frame{true, 0, "", {}}); break;
+            case json::parse_event_t::object_start:
+                stack.push_back(Frame{false, 0, "", {}});
+                break;
+            case json::parse_event_t::array_start:
+                stack.push_back(Frame{true, 0, "", {}});
+                break;
             case json::parse_event_t::key: {
                 Frame& top = stack.back();
                 top.key = parsed.get<std::string>();
@@ -140,7 +149,9 @@ json parseJsonText(const std::string& text, const std::string& source) {
                 stack.pop_back();
                 advance();
                 break;
-            case json::parse_event_t::value: advance(); break;
+            case json::parse_event_t::value:
+                advance();
+                break;
         }
         return true;
     };
@@ -154,7 +165,8 @@ json parseJsonText(const std::string& text, const std::string& source) {
 // --- overrides -------------------------------------------------------------------------------
 
 bool isIndex(const std::string& s) {
-    return !s.empty() && s.size() < 10 && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+    return !s.empty() && s.size() < 10 &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 std::vector<std::string> splitPath(const std::string& path, const std::string& assignment) {
@@ -164,7 +176,8 @@ std::vector<std::string> splitPath(const std::string& path, const std::string& a
         const size_t dot = path.find('.', start);
         parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
         if (parts.back().empty())
-            throw SceneError("--set " + assignment + ": the path has an empty element, expected e.g. fluid.viscosity or vortons.0.count");
+            throw SceneError("--set " + assignment +
+                             ": the path has an empty element, expected e.g. fluid.viscosity or vortons.0.count");
         if (dot == std::string::npos) return parts;
         start = dot + 1;
     }
@@ -221,12 +234,13 @@ std::string applyOverrideAt(json& document, const std::string& assignment) {
         if (node->is_null()) *node = isIndex(part) ? json::array() : json::object();
         if (node->is_array()) {
             if (!isIndex(part))
-                throw SceneError("--set " + assignment + ": " + dotted + " is an array, expected an index (0, 1, ...), got \"" + part + "\"");
+                throw SceneError("--set " + assignment + ": " + dotted +
+                                 " is an array, expected an index (0, 1, ...), got \"" + part + "\"");
             const size_t index = std::stoul(part);
             if (index > node->size())
                 throw SceneError("--set " + assignment + ": " + dotted + " has " + std::to_string(node->size()) +
-                                 (node->size() == 1 ? " element" : " elements") + ", index " + part + " is out of range (" + std::to_string(node->size()) +
-                                 " appends one)");
+                                 (node->size() == 1 ? " element" : " elements") + ", index " + part +
+                                 " is out of range (" + std::to_string(node->size()) + " appends one)");
             if (index == node->size()) node->push_back(json());
             node = &(*node)[index];
             pointer = childPointer(pointer, index);
@@ -234,7 +248,8 @@ std::string applyOverrideAt(json& document, const std::string& assignment) {
             node = &(*node)[part];
             pointer = childPointer(pointer, part);
         } else {
-            throw SceneError("--set " + assignment + ": " + dotted + " is " + kindOf(*node) + ", it has no field \"" + part + "\"");
+            throw SceneError("--set " + assignment + ": " + dotted + " is " + kindOf(*node) + ", it has no field \"" +
+                             part + "\"");
         }
         dotted += (dotted.empty() ? "" : ".") + part;
     }
@@ -268,7 +283,10 @@ std::string unknownKeyMessage(const std::string& section, const std::string& key
     for (const ParamSpec* s : paramSpecsInSection(section)) {
         known.push_back(s->key);
         const size_t d = editDistance(key, s->key);
-        if (d < best) { best = d; closest = s->key; }
+        if (d < best) {
+            best = d;
+            closest = s->key;
+        }
     }
     std::string message = "unknown key";
     if (!closest.empty()) message += " (did you mean \"" + closest + "\"?)";
@@ -290,7 +308,8 @@ void checkKeys(const json& object, const std::string& section, const std::string
         for (size_t i = 0; i < it.value().size(); ++i) {
             const json& element = it.value()[i];
             const std::string elementPointer = childPointer(child, i);
-            if (!element.is_object()) r.fail(elementPointer, "must be an object {...}, got " + describeJsonValue(element));
+            if (!element.is_object())
+                r.fail(elementPointer, "must be an object {...}, got " + describeJsonValue(element));
             checkKeys(element, spec->childSection, elementPointer, r);
         }
     }
@@ -300,7 +319,9 @@ void checkKeys(const json& object, const std::string& section, const std::string
 class Fields {
 public:
     Fields(const json& object, std::string section, std::string pointer)
-        : object_(object.is_object() ? &object : &empty()), section_(std::move(section)), pointer_(std::move(pointer)) {}
+        : object_(object.is_object() ? &object : &empty()),
+          section_(std::move(section)),
+          pointer_(std::move(pointer)) {}
 
     bool has(const std::string& key) const { return object_->contains(key); }
     const json& value(const std::string& key) const {
@@ -363,11 +384,13 @@ RegionDesc parseRegion(const Fields& f, const Reporter& r) {
         if (!(glm::length(region.axis) > 1e-6f))
             r.fail(f.pointer("axis"), "must be a non-zero direction, got " + describeJsonValue(f.value("axis")));
         if (!(region.coreRadius < region.radius))
-            r.fail(f.pointer("core_radius"), "must be < radius (" + formatNumber(region.radius) + ") or the ring overlaps itself, got " +
+            r.fail(f.pointer("core_radius"), "must be < radius (" + formatNumber(region.radius) +
+                                                 ") or the ring overlaps itself, got " +
                                                  describeJsonValue(f.value("core_radius")));
     }
     if (region.shape == RegionShape::Box && !glm::all(glm::lessThan(region.boxMin, region.boxMax)))
-        r.fail(f.pointer("max"), "must be > min " + formatVec(region.boxMin) + " in every component, got " + formatVec(region.boxMax));
+        r.fail(f.pointer("max"),
+               "must be > min " + formatVec(region.boxMin) + " in every component, got " + formatVec(region.boxMax));
     return region;
 }
 
@@ -377,7 +400,8 @@ void parseOscillation(const Fields& body, BodyDesc& desc, const Reporter& r) {
         r.fail(body.pointer("oscillate"), "only kinematic bodies oscillate, this one has motion \"dynamic\"");
     const Fields o(body.value("oscillate"), "bodies[].oscillate", body.pointer("oscillate"));
     readBoundMembers(o, desc.kinematic);
-    const bool moves = glm::length(desc.kinematic.amplitude) > 0.0f || glm::length(desc.kinematic.angularAmplitude) > 0.0f;
+    const bool moves =
+        glm::length(desc.kinematic.amplitude) > 0.0f || glm::length(desc.kinematic.angularAmplitude) > 0.0f;
     if (moves && !(desc.kinematic.period > 0.0f))
         r.fail(o.pointer("period"), "must be > 0 when amplitude or angular_amplitude is non-zero, got " +
                                         describeJsonValue(o.value("period")));
@@ -389,13 +413,16 @@ BodyDesc parseBody(const Fields& f, const Reporter& r) {
     readBoundMembers(f, desc);
     for (unsigned char c : desc.name)
         if (c < 32 || c == ',' || c == '"')
-            r.fail(f.pointer("name"), "must not contain commas, quotes or control characters (it names CSV columns), got " +
-                                          describeJsonValue(f.value("name")));
+            r.fail(f.pointer("name"),
+                   "must not contain commas, quotes or control characters (it names CSV columns), got " +
+                       describeJsonValue(f.value("name")));
     if (desc.shape == "polytope") {
         if (!desc.planes.empty() && !desc.vertices.empty())
             r.fail(f.pointer("vertices"), "give planes or vertices, not both");
         if (desc.planes.empty() && desc.vertices.empty())
-            r.fail(f.has("planes") ? f.pointer("planes") : f.has("vertices") ? f.pointer("vertices") : f.pointer(),
+            r.fail(f.has("planes")     ? f.pointer("planes")
+                   : f.has("vertices") ? f.pointer("vertices")
+                                       : f.pointer(),
                    "a polytope needs planes [[nx, ny, nz, d], ...] or vertices [[x, y, z], ...], got none");
     }
     if (desc.hole && desc.motion != MotionKind::Kinematic)
@@ -426,8 +453,9 @@ void checkTotalDensity(const RegionDesc& region, float ambient, const std::strin
     const bool graded = glm::length(g) > 0.0f;
     r.fail(childPointer(pointer, graded ? "density_gradient" : "density"),
            "total density ambient_density + deviation must stay > 0 over the whole region, got a minimum of " +
-               formatNumber(lowest) + " (ambient " + formatNumber(ambient) + ", deviation " + formatNumber(region.density) +
-               " at the centre" + (graded ? ", gradient " + formatVec(g) : std::string()) + ")");
+               formatNumber(lowest) + " (ambient " + formatNumber(ambient) + ", deviation " +
+               formatNumber(region.density) + " at the centre" +
+               (graded ? ", gradient " + formatVec(g) : std::string()) + ")");
 }
 
 // A convex set seen through its support function, for containment tests against containers.
@@ -473,7 +501,8 @@ ConvexProbe solidBound(const RigidBody& body) {
 }
 
 std::string bodyLabel(const RigidBody& body, size_t index) {
-    return (body.name.empty() ? std::string("body") : "\"" + body.name + "\"") + " (/bodies/" + std::to_string(index) + ")";
+    return (body.name.empty() ? std::string("body") : "\"" + body.name + "\"") + " (/bodies/" + std::to_string(index) +
+           ")";
 }
 
 void checkBodyOverlaps(const std::vector<RigidBody>& bodies, const Reporter& r) {
@@ -591,18 +620,22 @@ Scene parseWithOverrides(const json& document, const std::string& source, std::v
 Scene loadScene(const std::string& path, const std::vector<std::string>& overrides) {
     json document = parseJsonText(readTextFile(path), path);
     std::vector<OverrideRecord> records;
-    for (const std::string& assignment : overrides) records.push_back({applyOverrideAt(document, assignment), assignment});
+    for (const std::string& assignment : overrides)
+        records.push_back({applyOverrideAt(document, assignment), assignment});
     return parseWithOverrides(document, path, std::move(records));
 }
 
-Scene parseScene(const json& document, const std::string& sourceName) { return parseWithOverrides(document, sourceName, {}); }
+Scene parseScene(const json& document, const std::string& sourceName) {
+    return parseWithOverrides(document, sourceName, {});
+}
 
 void applyOverride(json& document, const std::string& assignment) { applyOverrideAt(document, assignment); }
 
 json sceneDocumentWithParams(const Scene& scene, const FluidParams& fluid, const TimeParams& time) {
     json document = scene.document.is_object() ? scene.document : json::object();
     json& fluidSection = document["fluid"];
-    for (const ParamSpec* spec : paramSpecsInSection("fluid")) fluidSection[spec->key] = getFluidParam(fluid, spec->key);
+    for (const ParamSpec* spec : paramSpecsInSection("fluid"))
+        fluidSection[spec->key] = getFluidParam(fluid, spec->key);
     json& timeSection = document["time"];
     for (const ParamSpec* spec : paramSpecsInSection("time")) timeSection[spec->key] = getTimeParam(time, spec->key);
     return document;

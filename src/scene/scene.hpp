@@ -22,8 +22,14 @@ public:
 
 enum class RegionShape { Sphere, Box, Ring };
 enum class RegionLayout { Random, Lattice };
-template <> struct EnumNames<RegionShape> { static const std::vector<std::string>& names(); };   // sphere, box, ring
-template <> struct EnumNames<RegionLayout> { static const std::vector<std::string>& names(); };  // random, lattice
+template <>
+struct EnumNames<RegionShape> {
+    static const std::vector<std::string>& names();
+};  // sphere, box, ring
+template <>
+struct EnumNames<RegionLayout> {
+    static const std::vector<std::string>& names();
+};  // random, lattice
 
 // The structs below hold what a scene file says; each member's default is its parameter's
 // default, and its key, range and description are declared in scene/schema.cpp.
@@ -31,29 +37,29 @@ template <> struct EnumNames<RegionLayout> { static const std::vector<std::strin
 struct RegionDesc {
     RegionShape shape = RegionShape::Sphere;
     vec3 center{0.0f};
-    float radius = 0.5f;              // sphere radius, ring major radius
+    float radius = 0.5f;  // sphere radius, ring major radius
     vec3 boxMin{-0.5f}, boxMax{0.5f};
-    vec3 axis{0.0f, 1.0f, 0.0f};      // ring axis
-    float coreRadius = 0.1f;          // ring core radius
-    float circulation = 1.0f;         // ring circulation, m^2/s
+    vec3 axis{0.0f, 1.0f, 0.0f};  // ring axis
+    float coreRadius = 0.1f;      // ring core radius
+    float circulation = 1.0f;     // ring circulation, m^2/s
     int count = 0;
     RegionLayout layout = RegionLayout::Random;
     unsigned seed = 1;
-    float density = 0.0f;             // density deviation at the region centre
-    vec3 densityGradient{0.0f};       // d(deviation)/dx, linear
-    vec3 vorticity{0.0f};             // uniform initial vorticity (vortons)
-    float vortonRadius = 0.0f;        // 0 = automatic from spacing
+    float density = 0.0f;        // density deviation at the region centre
+    vec3 densityGradient{0.0f};  // d(deviation)/dx, linear
+    vec3 vorticity{0.0f};        // uniform initial vorticity (vortons)
+    float vortonRadius = 0.0f;   // 0 = automatic from spacing
 };
 
 struct BodyDesc {
     std::string name;
-    std::string shape = "sphere";     // sphere | box | polytope
+    std::string shape = "sphere";  // sphere | box | polytope
     float radius = 0.5f;
     vec3 halfExtents{0.5f};
     std::vector<Plane> planes;
     std::vector<vec3> vertices;
     vec3 position{0.0f};
-    vec3 orientationEuler{0.0f};      // degrees about x, y, z
+    vec3 orientationEuler{0.0f};  // degrees about x, y, z
     vec3 velocity{0.0f};
     float density = 1.0f;
     bool hole = false;
@@ -69,7 +75,7 @@ struct CameraDesc {
 };
 
 struct Scene {
-    std::string path;                 // file it came from ("" if built in memory)
+    std::string path;  // file it came from ("" if built in memory)
     std::string name;
     std::string description;
     FluidParams fluid;
@@ -78,7 +84,7 @@ struct Scene {
     std::vector<RegionDesc> tracers;
     std::vector<BodyDesc> bodies;
     CameraDesc camera;
-    nlohmann::json document;          // the validated JSON (after overrides)
+    nlohmann::json document;  // the validated JSON (after overrides)
 };
 
 // Reads, applies "dotted.path=value" overrides, validates. Throws SceneError.

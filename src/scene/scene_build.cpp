@@ -30,11 +30,12 @@ void addVortons(const RegionDesc& region, const std::vector<vec3>& points, float
     const float share = regionVolume(region) / float(points.size());
     const float spacing = std::cbrt(share);
     const float sigma = region.vortonRadius > 0.0f ? region.vortonRadius
-                        : coreOverlap > 0.0f        ? coreOverlap * spacing
-                                                    : automaticVortonRadius(regionVolume(region), points.size());
+                        : coreOverlap > 0.0f       ? coreOverlap * spacing
+                                                   : automaticVortonRadius(regionVolume(region), points.size());
     const float ringVorticity = region.circulation / (kPi * region.coreRadius * region.coreRadius);
     for (const vec3& x : points) {
-        const vec3 omega = region.shape == RegionShape::Ring ? ringVorticity * ringTangent(region, x) : region.vorticity;
+        const vec3 omega =
+            region.shape == RegionShape::Ring ? ringVorticity * ringTangent(region, x) : region.vorticity;
         vortons.add(x, omega, sigma, densityAt(region, x), share);
     }
 }

@@ -105,7 +105,8 @@ std::vector<vec3> sampleLattice(const RegionDesc& region) {
 
 float regionVolume(const RegionDesc& region) {
     switch (region.shape) {
-        case RegionShape::Sphere: return sphereVolume(region.radius);
+        case RegionShape::Sphere:
+            return sphereVolume(region.radius);
         case RegionShape::Box: {
             const vec3 size = region.boxMax - region.boxMin;
             return size.x * size.y * size.z;
@@ -164,7 +165,8 @@ bool regionContains(const RegionDesc& region, const vec3& p) {
 
 float regionSupport(const RegionDesc& region, const vec3& n) {
     switch (region.shape) {
-        case RegionShape::Sphere: return glm::dot(n, region.center) + region.radius * glm::length(n);
+        case RegionShape::Sphere:
+            return glm::dot(n, region.center) + region.radius * glm::length(n);
         case RegionShape::Box: {
             const vec3 centre = 0.5f * (region.boxMin + region.boxMax);
             const vec3 half = 0.5f * (region.boxMax - region.boxMin);
@@ -173,7 +175,8 @@ float regionSupport(const RegionDesc& region, const vec3& n) {
         case RegionShape::Ring: {
             const vec3 u = ringAxis(region);
             const vec3 across = n - glm::dot(n, u) * u;
-            return glm::dot(n, region.center) + region.radius * glm::length(across) + region.coreRadius * glm::length(n);
+            return glm::dot(n, region.center) + region.radius * glm::length(across) +
+                   region.coreRadius * glm::length(n);
         }
     }
     return 0.0f;
@@ -181,9 +184,12 @@ float regionSupport(const RegionDesc& region, const vec3& n) {
 
 float regionBoundingRadius(const RegionDesc& region) {
     switch (region.shape) {
-        case RegionShape::Sphere: return region.radius;
-        case RegionShape::Box: return 0.5f * glm::length(region.boxMax - region.boxMin);
-        case RegionShape::Ring: return region.radius + region.coreRadius;
+        case RegionShape::Sphere:
+            return region.radius;
+        case RegionShape::Box:
+            return 0.5f * glm::length(region.boxMax - region.boxMin);
+        case RegionShape::Ring:
+            return region.radius + region.coreRadius;
     }
     return 0.0f;
 }

@@ -18,9 +18,9 @@ std::vector<std::string> resourceRoots(const std::string& executablePath) {
     if (!exe.empty()) {
         const fs::path dir = exe.parent_path();
         roots.push_back(dir.string());
-        roots.push_back((dir / "share" / "vortonfx").string());           // build tree (links to the sources)
+        roots.push_back((dir / "share" / "vortonfx").string());                // build tree (links to the sources)
         roots.push_back((dir.parent_path() / "share" / "vortonfx").string());  // installed: PREFIX/bin, PREFIX/share
-        roots.push_back(dir.parent_path().string());                     // a build directory inside the sources
+        roots.push_back(dir.parent_path().string());                           // a build directory inside the sources
     }
     return roots;
 }

@@ -47,7 +47,8 @@ struct PlanesCodec {
     static json toJson(const std::vector<Plane>& planes) {
         json out = json::array();
         for (const Plane& p : planes)
-            out.push_back({jsonFromFloat(p.normal.x), jsonFromFloat(p.normal.y), jsonFromFloat(p.normal.z), jsonFromFloat(p.d)});
+            out.push_back(
+                {jsonFromFloat(p.normal.x), jsonFromFloat(p.normal.y), jsonFromFloat(p.normal.z), jsonFromFloat(p.d)});
         return out;
     }
     static std::vector<Plane> fromJson(const json& array) {
@@ -74,7 +75,9 @@ struct PointsCodec {
 // A key that opens a nested section (an object, or an array of objects).
 Spec section(const std::string& parent, const std::string& key, ParamType type, const std::string& child,
              const std::string& description) {
-    return Spec(parent, key, type, description).defaultsTo(type == ParamType::Object ? json::object() : json::array()).child(child);
+    return Spec(parent, key, type, description)
+        .defaultsTo(type == ParamType::Object ? json::object() : json::array())
+        .child(child);
 }
 
 void addDocumentSpecs(std::vector<ParamSpec>& t) {
@@ -86,7 +89,8 @@ void addDocumentSpecs(std::vector<ParamSpec>& t) {
     t.push_back(section("", "vortons", T::Array, "vortons[]",
                         "Regions filled with vortons (vortex particles carrying vorticity and density deviation).")
                     .reset());
-    t.push_back(section("", "tracers", T::Array, "tracers[]", "Regions filled with passive tracer particles that show the flow.")
+    t.push_back(section("", "tracers", T::Array, "tracers[]",
+                        "Regions filled with passive tracer particles that show the flow.")
                     .reset());
     t.push_back(section("", "bodies", T::Array, "bodies[]",
                         "Rigid bodies: solids the fluid flows around and containers (hole) it flows inside.")
@@ -99,91 +103,170 @@ void addDocumentSpecs(std::vector<ParamSpec>& t) {
 // only mean something for vortons.
 void addRegionShapeSpecs(std::vector<ParamSpec>& t, const std::string& s) {
     using R = RegionDesc;
-    t.push_back(param(s, "shape", &R::shape,
-                      "Shape of the region: sphere (center, radius), box (min, max) or ring (torus: center, axis, radius, core_radius).")
-                    .reset());
-    t.push_back(param(s, "center", &R::center, "Centre of the sphere or ring.").unit("m").shapes({"sphere", "ring"}).reset());
+    t.push_back(
+        param(
+            s, "shape", &R::shape,
+            "Shape of the region: sphere (center, radius), box (min, max) or ring (torus: center, axis, radius, core_radius).")
+            .reset());
+    t.push_back(
+        param(s, "center", &R::center, "Centre of the sphere or ring.").unit("m").shapes({"sphere", "ring"}).reset());
     t.push_back(param(s, "radius", &R::radius, "Sphere radius, or ring radius from the axis to the middle of the core.")
-                    .unit("m").above(0).atMost(1e4).shapes({"sphere", "ring"}).reset());
+                    .unit("m")
+                    .above(0)
+                    .atMost(1e4)
+                    .shapes({"sphere", "ring"})
+                    .reset());
     t.push_back(param(s, "min", &R::boxMin, "Lower corner of the box.").unit("m").shapes({"box"}).reset());
     t.push_back(param(s, "max", &R::boxMax, "Upper corner of the box.").unit("m").shapes({"box"}).reset());
-    t.push_back(param(s, "axis", &R::axis,
-                      "Direction of the ring's axis, non-zero (normalised); positive circulation moves the ring along +axis.")
-                    .shapes({"ring"}).reset());
-    t.push_back(param(s, "core_radius", &R::coreRadius, "Radius of the ring's core (the tube of the torus); smaller than radius.")
-                    .unit("m").above(0).atMost(1e4).shapes({"ring"}).reset());
+    t.push_back(
+        param(s, "axis", &R::axis,
+              "Direction of the ring's axis, non-zero (normalised); positive circulation moves the ring along +axis.")
+            .shapes({"ring"})
+            .reset());
+    t.push_back(param(s, "core_radius", &R::coreRadius,
+                      "Radius of the ring's core (the tube of the torus); smaller than radius.")
+                    .unit("m")
+                    .above(0)
+                    .atMost(1e4)
+                    .shapes({"ring"})
+                    .reset());
 }
 
 void addRegionSpecs(std::vector<ParamSpec>& t, const std::string& s, bool vortons) {
     using R = RegionDesc;
     addRegionShapeSpecs(t, s);
     if (vortons)
-        t.push_back(param(s, "circulation", &R::circulation,
-                          "Circulation around the ring's core: vorticity is uniform in the core, circulation/(pi core_radius^2), circling the axis by the right-hand rule.")
-                        .unit("m^2/s").atLeast(-1e6).atMost(1e6).shapes({"ring"}).reset());
+        t.push_back(
+            param(
+                s, "circulation", &R::circulation,
+                "Circulation around the ring's core: vorticity is uniform in the core, circulation/(pi core_radius^2), circling the axis by the right-hand rule.")
+                .unit("m^2/s")
+                .atLeast(-1e6)
+                .atMost(1e6)
+                .shapes({"ring"})
+                .reset());
     const std::string what = vortons ? "vortons" : "tracers";
-    t.push_back(param(s, "count", &R::count, "Number of " + what + " in the region (lattice layout: about this many); required.")
-                    .above(0).atMost(kMaxCount).reset());
-    t.push_back(param(s, "layout", &R::layout,
-                      "Placement: random (uniform, reproducible from seed) or lattice (regular cubic lattice filling the region).")
+    t.push_back(param(s, "count", &R::count,
+                      "Number of " + what + " in the region (lattice layout: about this many); required.")
+                    .above(0)
+                    .atMost(kMaxCount)
                     .reset());
+    t.push_back(
+        param(
+            s, "layout", &R::layout,
+            "Placement: random (uniform, reproducible from seed) or lattice (regular cubic lattice filling the region).")
+            .reset());
     t.push_back(param(s, "seed", &R::seed, "Seed of the random layout; the same seed gives the same particles.")
-                    .atLeast(0).atMost(4294967295.0).reset());
-    t.push_back(param(s, "density", &R::density,
-                      vortons ? "Density deviation rho' from ambient at the region's centre (positive: heavier than ambient)."
-                              : "Initial density deviation the tracers show, until the first step samples the density grid.")
-                    .unit("kg/m^3").atLeast(-1e6).atMost(1e6).reset());
+                    .atLeast(0)
+                    .atMost(4294967295.0)
+                    .reset());
+    t.push_back(
+        param(s, "density", &R::density,
+              vortons ? "Density deviation rho' from ambient at the region's centre (positive: heavier than ambient)."
+                      : "Initial density deviation the tracers show, until the first step samples the density grid.")
+            .unit("kg/m^3")
+            .atLeast(-1e6)
+            .atMost(1e6)
+            .reset());
     t.push_back(param(s, "density_gradient", &R::densityGradient,
                       "Linear change of the density deviation with position, d(rho')/dx (stratified layers).")
-                    .unit("kg/m^4").atLeast(-1e6).atMost(1e6).reset());
+                    .unit("kg/m^4")
+                    .atLeast(-1e6)
+                    .atMost(1e6)
+                    .reset());
     if (!vortons) return;
-    t.push_back(param(s, "vorticity", &R::vorticity, "Uniform initial vorticity of the region (a ring's comes from its circulation).")
-                    .unit("1/s").atLeast(-1e6).atMost(1e6).shapes({"sphere", "box"}).reset());
-    t.push_back(param(s, "vorton_radius", &R::vortonRadius,
-                      "Vorton core radius sigma; 0 = automatic: fluid.core_overlap times the particle spacing (the cube root of the region's volume per vorton).")
-                    .unit("m").atLeast(0).atMost(1e4).reset());
+    t.push_back(param(s, "vorticity", &R::vorticity,
+                      "Uniform initial vorticity of the region (a ring's comes from its circulation).")
+                    .unit("1/s")
+                    .atLeast(-1e6)
+                    .atMost(1e6)
+                    .shapes({"sphere", "box"})
+                    .reset());
+    t.push_back(
+        param(
+            s, "vorton_radius", &R::vortonRadius,
+            "Vorton core radius sigma; 0 = automatic: fluid.core_overlap times the particle spacing (the cube root of the region's volume per vorton).")
+            .unit("m")
+            .atLeast(0)
+            .atMost(1e4)
+            .reset());
 }
 
 void addBodyShapeSpecs(std::vector<ParamSpec>& t) {
     using B = BodyDesc;
     const std::string b = "bodies[]";
-    t.push_back(param(b, "name", &B::name, "Name shown in the demo and used for the stats columns body_<name>_x/_y/_z; unique when given.")
+    t.push_back(param(b, "name", &B::name,
+                      "Name shown in the demo and used for the stats columns body_<name>_x/_y/_z; unique when given.")
                     .reset());
-    t.push_back(param(b, "shape", &B::shape, "Collision shape: sphere (radius), box (half_extents) or convex polytope (planes or vertices).",
+    t.push_back(param(b, "shape", &B::shape,
+                      "Collision shape: sphere (radius), box (half_extents) or convex polytope (planes or vertices).",
                       ChoiceStringCodec{})
                     .choices({"sphere", "box", "polytope"})
                     .reset());
-    t.push_back(param(b, "radius", &B::radius, "Sphere radius.").unit("m").above(0).atMost(1e4).shapes({"sphere"}).reset());
+    t.push_back(
+        param(b, "radius", &B::radius, "Sphere radius.").unit("m").above(0).atMost(1e4).shapes({"sphere"}).reset());
     t.push_back(param(b, "half_extents", &B::halfExtents, "Half the box's size along its local x, y and z axes.")
-                    .unit("m").above(0).atMost(1e4).shapes({"box"}).reset());
-    t.push_back(param(b, "planes", &B::planes,
-                      "Faces of a convex polytope as [nx, ny, nz, d] with n.x = d and n pointing out of the solid, in the body frame.",
-                      PlanesCodec{})
-                    .unit("m").tuple(4).shapes({"polytope"}).reset());
-    t.push_back(param(b, "vertices", &B::vertices, "Corners [x, y, z] of a convex polytope (it is their convex hull), in the body frame.",
+                    .unit("m")
+                    .above(0)
+                    .atMost(1e4)
+                    .shapes({"box"})
+                    .reset());
+    t.push_back(
+        param(
+            b, "planes", &B::planes,
+            "Faces of a convex polytope as [nx, ny, nz, d] with n.x = d and n pointing out of the solid, in the body frame.",
+            PlanesCodec{})
+            .unit("m")
+            .tuple(4)
+            .shapes({"polytope"})
+            .reset());
+    t.push_back(param(b, "vertices", &B::vertices,
+                      "Corners [x, y, z] of a convex polytope (it is their convex hull), in the body frame.",
                       PointsCodec{})
-                    .unit("m").tuple(3).shapes({"polytope"}).reset());
+                    .unit("m")
+                    .tuple(3)
+                    .shapes({"polytope"})
+                    .reset());
 }
 
 void addBodySpecs(std::vector<ParamSpec>& t) {
     using B = BodyDesc;
     const std::string b = "bodies[]";
     addBodyShapeSpecs(t);
-    t.push_back(param(b, "position", &B::position, "Initial position of the body's origin (kinematic: its rest position).")
-                    .unit("m").atLeast(-1e4).atMost(1e4).reset());
-    t.push_back(param(b, "orientation", &B::orientationEuler,
-                      "Initial orientation (kinematic: rest orientation) as rotations about the fixed x, then y, then z axes.")
-                    .unit("degrees").atLeast(-3600).atMost(3600).reset());
-    t.push_back(param(b, "velocity", &B::velocity, "Initial velocity; a kinematic body keeps it as a constant drift added to its oscillation.")
-                    .unit("m/s").atLeast(-1e4).atMost(1e4).reset());
-    t.push_back(param(b, "density", &B::density, "Density of the body's material; above the fluid's it sinks, below it rises.")
-                    .unit("kg/m^3").above(0).atMost(1e6).reset());
-    t.push_back(param(b, "hole", &B::hole,
-                      "true: the shape is a container turned inside out, the fluid lives in its cavity (needs motion kinematic).")
+    t.push_back(
+        param(b, "position", &B::position, "Initial position of the body's origin (kinematic: its rest position).")
+            .unit("m")
+            .atLeast(-1e4)
+            .atMost(1e4)
+            .reset());
+    t.push_back(
+        param(b, "orientation", &B::orientationEuler,
+              "Initial orientation (kinematic: rest orientation) as rotations about the fixed x, then y, then z axes.")
+            .unit("degrees")
+            .atLeast(-3600)
+            .atMost(3600)
+            .reset());
+    t.push_back(param(b, "velocity", &B::velocity,
+                      "Initial velocity; a kinematic body keeps it as a constant drift added to its oscillation.")
+                    .unit("m/s")
+                    .atLeast(-1e4)
+                    .atMost(1e4)
                     .reset());
-    t.push_back(param(b, "motion", &B::motion,
-                      "dynamic: moved by gravity, buoyancy and the fluid; kinematic: follows its rest pose and oscillate.")
-                    .reset());
+    t.push_back(
+        param(b, "density", &B::density, "Density of the body's material; above the fluid's it sinks, below it rises.")
+            .unit("kg/m^3")
+            .above(0)
+            .atMost(1e6)
+            .reset());
+    t.push_back(
+        param(
+            b, "hole", &B::hole,
+            "true: the shape is a container turned inside out, the fluid lives in its cavity (needs motion kinematic).")
+            .reset());
+    t.push_back(
+        param(b, "motion", &B::motion,
+              "dynamic: moved by gravity, buoyancy and the fluid; kinematic: follows its rest pose and oscillate.")
+            .reset());
     t.push_back(section(b, "oscillate", ParamType::Object, "bodies[].oscillate",
                         "Sinusoidal motion of a kinematic body about its rest pose.")
                     .reset());
@@ -192,21 +275,35 @@ void addBodySpecs(std::vector<ParamSpec>& t) {
 void addOscillationSpecs(std::vector<ParamSpec>& t) {
     using K = KinematicMotion;
     const std::string o = "bodies[].oscillate";
-    t.push_back(param(o, "amplitude", &K::amplitude, "Peak displacement from the rest position.").unit("m").atLeast(-1e4).atMost(1e4).reset());
+    t.push_back(param(o, "amplitude", &K::amplitude, "Peak displacement from the rest position.")
+                    .unit("m")
+                    .atLeast(-1e4)
+                    .atMost(1e4)
+                    .reset());
     t.push_back(param(o, "angular_amplitude", &K::angularAmplitude,
                       "Peak rotation about the x, y and z axes from the rest orientation.", DegreesCodec{})
-                    .unit("degrees").atLeast(-360).atMost(360).reset());
+                    .unit("degrees")
+                    .atLeast(-360)
+                    .atMost(360)
+                    .reset());
     t.push_back(param(o, "period", &K::period, "Period of the oscillation; 0 = the body stays at its rest pose.")
-                    .unit("s").atLeast(0).atMost(1e6).reset());
+                    .unit("s")
+                    .atLeast(0)
+                    .atMost(1e6)
+                    .reset());
 }
 
 void addCameraSpecs(std::vector<ParamSpec>& t) {
     using C = CameraDesc;
     const std::string c = "view.camera";
-    t.push_back(param(c, "target", &C::target, "Point the camera orbits and looks at.").unit("m").atLeast(-1e4).atMost(1e4));
-    t.push_back(param(c, "distance", &C::distance, "Distance from the camera to its target.").unit("m").above(0).atMost(1e4));
-    t.push_back(param(c, "yaw", &C::yaw, "Orbit angle about the vertical axis.").unit("degrees").atLeast(-3600).atMost(3600));
-    t.push_back(param(c, "pitch", &C::pitch, "Elevation above the horizontal.").unit("degrees").atLeast(-89).atMost(89));
+    t.push_back(
+        param(c, "target", &C::target, "Point the camera orbits and looks at.").unit("m").atLeast(-1e4).atMost(1e4));
+    t.push_back(
+        param(c, "distance", &C::distance, "Distance from the camera to its target.").unit("m").above(0).atMost(1e4));
+    t.push_back(
+        param(c, "yaw", &C::yaw, "Orbit angle about the vertical axis.").unit("degrees").atLeast(-3600).atMost(3600));
+    t.push_back(
+        param(c, "pitch", &C::pitch, "Elevation above the horizontal.").unit("degrees").atLeast(-89).atMost(89));
 }
 
 std::vector<ParamSpec> buildTable() {
@@ -226,15 +323,24 @@ std::vector<ParamSpec> buildTable() {
 
 std::string typeName(const ParamSpec& s) {
     switch (s.type) {
-        case ParamType::Float: return "number";
-        case ParamType::Int: return "integer";
-        case ParamType::Bool: return "boolean";
-        case ParamType::Vec3: return "[x, y, z]";
-        case ParamType::Enum: return "choice";
-        case ParamType::String: return "string";
+        case ParamType::Float:
+            return "number";
+        case ParamType::Int:
+            return "integer";
+        case ParamType::Bool:
+            return "boolean";
+        case ParamType::Vec3:
+            return "[x, y, z]";
+        case ParamType::Enum:
+            return "choice";
+        case ParamType::String:
+            return "string";
         case ParamType::Array:
-            return s.tupleSize == 4 ? "[[nx, ny, nz, d], ...]" : s.tupleSize == 3 ? "[[x, y, z], ...]" : "array of objects";
-        case ParamType::Object: return "object";
+            return s.tupleSize == 4   ? "[[nx, ny, nz, d], ...]"
+                   : s.tupleSize == 3 ? "[[x, y, z], ...]"
+                                      : "array of objects";
+        case ParamType::Object:
+            return "object";
     }
     return "?";
 }
@@ -266,7 +372,8 @@ std::string markdownRow(const ParamSpec& s) {
     std::ostringstream row;
     row << "| `" << qualifiedName(s) << "` | " << escapeCell(typeName(s)) << " | " << escapeCell(s.unit) << " | "
         << (nested ? std::string("-") : "`" + escapeCell(describeJsonValue(s.defaultValue)) + "`") << " | "
-        << escapeCell(allowedText(s)) << " | " << (s.needsReset ? "reset" : "yes") << " | " << escapeCell(description) << " |\n";
+        << escapeCell(allowedText(s)) << " | " << (s.needsReset ? "reset" : "yes") << " | " << escapeCell(description)
+        << " |\n";
     return row.str();
 }
 
@@ -292,7 +399,9 @@ const ParamSpec* findParamSpec(const std::string& section, const std::string& ke
     return nullptr;
 }
 
-json getFluidParam(const FluidParams& fluid, const std::string& key) { return readParam(fluidParamSpecs(), fluid, key); }
+json getFluidParam(const FluidParams& fluid, const std::string& key) {
+    return readParam(fluidParamSpecs(), fluid, key);
+}
 
 std::string setFluidParam(FluidParams& fluid, const std::string& key, const json& value) {
     return writeParam(fluidParamSpecs(), fluid, key, value);

@@ -27,9 +27,7 @@ struct Range {
     ivec3 lo, hi;
 };
 
-Range clampRange(ivec3 lo, ivec3 hi, ivec3 count) {
-    return {glm::max(lo, ivec3(0)), glm::min(hi, count - ivec3(1))};
-}
+Range clampRange(ivec3 lo, ivec3 hi, ivec3 count) { return {glm::max(lo, ivec3(0)), glm::min(hi, count - ivec3(1))}; }
 
 }  // namespace
 
@@ -44,78 +42,91 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
     const std::vector<uint32_t>& sorted = partition.sortedIndices();
 
     // Pass 1, per grid point: its source and the weights the vortons around it will take.
-    parallelForEach(0, size_t(points.z), [&](size_t zi) {
-        const int z = int(zi);
-        for (int y = 0; y < points.y; ++y)
-            for (int x = 0; x < points.x; ++x) {
-                const size_t k = shape.index(x, y, z);
-                const vec3 strength = glm::cross(densityGradient[k], gravity) * scale;
-                if (strength == vec3(0.0f)) continue;
-                PointShare& share = shares_[k];
-                share.strength = strength;
-                const vec3 at = shape.pointPosition(x, y, z);
-                // Cells whose vortons can lie within reach of the point.
-                const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), cells);
-                float weightSum = 0.0f;
-                vec3 first(0.0f);
-                mat3 second(0.0f);
-                for (int cz = r.lo.z; cz <= r.hi.z; ++cz)
-                    for (int cy = r.lo.y; cy <= r.hi.y; ++cy)
-                        for (int cx = r.lo.x; cx <= r.hi.x; ++cx) {
-                            const size_t cell = partition.cellIndex(ivec3(cx, cy, cz));
-                            for (uint32_t s = partition.begin(cell); s < partition.end(cell); ++s) {
-                                const vec3 d = vortons.position[sorted[s]] - at;
-                                const float w = shareWeight(glm::dot(d, d), invReach2);
-                                weightSum += w;
-                                first += w * d;
-                                second += w * glm::outerProduct(d, d);
+    parallelForEach(
+        0, size_t(points.z),
+        [&](size_t zi) {
+            const int z = int(zi);
+            for (int y = 0; y < points.y; ++y)
+                for (int x = 0; x < points.x; ++x) {
+                    const size_t k = shape.index(x, y, z);
+                    const vec3 strength = glm::cross(densityGradient[k], gravity) * scale;
+                    if (strength == vec3(0.0f)) continue;
+                    PointShare& share = shares_[k];
+                    share.strength = strength;
+                    const vec3 at = shape.pointPosition(x, y, z);
+                    // Cells whose vortons can lie within reach of the point.
+                    const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), cells);
+                    float weightSum = 0.0f;
+                    vec3 first(0.0f);
+                    mat3 second(0.0f);
+                    for (int cz = r.lo.z; cz <= r.hi.z; ++cz)
+                        for (int cy = r.lo.y; cy <= r.hi.y; ++cy)
+                            for (int cx = r.lo.x; cx <= r.hi.x; ++cx) {
+                                const size_t cell = partition.cellIndex(ivec3(cx, cy, cz));
+                                for (uint32_t s = partition.begin(cell); s < partition.end(cell); ++s) {
+                                    const vec3 d = vortons.position[sorted[s]] - at;
+                                    const float w = shareWeight(glm::dot(d, d), invReach2);
+                                    weightSum += w;
+                                    first += w * d;
+                                    second += w * glm::outerProduct(d, d);
+                                }
                             }
-                        }
-                if (weightSum <= 0.0f) continue;  // no vorton within reach: counted as unreached
-                share.weightSum = weightSum;
-                const vec3 mean = first / weightSum;
-                const mat3 spread = second / weightSum - glm::outerProduct(mean, mean);
-                // beta moves the weighted mean position onto the grid point:
-                // sum p (1 + beta.(d - mean)) d = 0 when spread * beta = -mean. The ridge bounds
-                // the extrapolation (and keeps a flat, 2D layout invertible).
-                const mat3 regular = spread + mat3(kRidge * reach * reach);
-                share.meanOffset = mean;
-                share.correction = glm::inverse(regular) * (-mean);
-            }
-    }, 1);
+                    if (weightSum <= 0.0f) continue;  // no vorton within reach: counted as unreached
+                    share.weightSum = weightSum;
+                    const vec3 mean = first / weightSum;
+                    const mat3 spread = second / weightSum - glm::outerProduct(mean, mean);
+                    // beta moves the weighted mean position onto the grid point:
+                    // sum p (1 + beta.(d - mean)) d = 0 when spread * beta = -mean. The ridge bounds
+                    // the extrapolation (and keeps a flat, 2D layout invertible).
+                    const mat3 regular = spread + mat3(kRidge * reach * reach);
+                    share.meanOffset = mean;
+                    share.correction = glm::inverse(regular) * (-mean);
+                }
+        },
+        1);
 
     // Pass 2, per vorton: gather its share of every source point within reach.
-    parallelForEach(0, vortons.size(), [&](size_t i) {
-        const vec3 x = vortons.position[i];
-        const ivec3 cell = shape.cellOf(x);
-        const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), points);
-        vec3 gained(0.0f);
-        for (int pz = r.lo.z; pz <= r.hi.z; ++pz)
-            for (int py = r.lo.y; py <= r.hi.y; ++py)
-                for (int px = r.lo.x; px <= r.hi.x; ++px) {
-                    const PointShare& share = shares_[shape.index(px, py, pz)];
-                    if (share.weightSum <= 0.0f) continue;
-                    const vec3 d = x - shape.pointPosition(px, py, pz);
-                    const float w = shareWeight(glm::dot(d, d), invReach2);
-                    if (w <= 0.0f) continue;
-                    const float part = w / share.weightSum * (1.0f + glm::dot(share.correction, d - share.meanOffset));
-                    gained += part * share.strength;
-                }
-        vortons.vorticity[i] += gained / vortons.volume(i);
-    }, 1024);
+    parallelForEach(
+        0, vortons.size(),
+        [&](size_t i) {
+            const vec3 x = vortons.position[i];
+            const ivec3 cell = shape.cellOf(x);
+            const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), points);
+            vec3 gained(0.0f);
+            for (int pz = r.lo.z; pz <= r.hi.z; ++pz)
+                for (int py = r.lo.y; py <= r.hi.y; ++py)
+                    for (int px = r.lo.x; px <= r.hi.x; ++px) {
+                        const PointShare& share = shares_[shape.index(px, py, pz)];
+                        if (share.weightSum <= 0.0f) continue;
+                        const vec3 d = x - shape.pointPosition(px, py, pz);
+                        const float w = shareWeight(glm::dot(d, d), invReach2);
+                        if (w <= 0.0f) continue;
+                        const float part =
+                            w / share.weightSum * (1.0f + glm::dot(share.correction, d - share.meanOffset));
+                        gained += part * share.strength;
+                    }
+            vortons.vorticity[i] += gained / vortons.volume(i);
+        },
+        1024);
 
     struct Sums {
         double total = 0.0, unreached = 0.0;
     };
-    const Sums sums = deterministicReduce<Sums>(shares_.size(), Sums{}, [&](size_t b, size_t e) {
-        Sums s;
-        for (size_t k = b; k < e; ++k) {
-            const double m = glm::length(shares_[k].strength);
-            s.total += m;
-            if (shares_[k].weightSum <= 0.0f) s.unreached += m;
-        }
-        return s;
-    }, [](Sums a, const Sums& b) { return Sums{a.total + b.total, a.unreached + b.unreached}; }, 65536);
+    const Sums sums = deterministicReduce<Sums>(
+        shares_.size(), Sums{},
+        [&](size_t b, size_t e) {
+            Sums s;
+            for (size_t k = b; k < e; ++k) {
+                const double m = glm::length(shares_[k].strength);
+                s.total += m;
+                if (shares_[k].weightSum <= 0.0f) s.unreached += m;
+            }
+            return s;
+        },
+        [](Sums a, const Sums& b) {
+            return Sums{a.total + b.total, a.unreached + b.unreached};
+        },
+        65536);
     unreached_ = sums.total > 0.0 ? sums.unreached / sums.total : 0.0;
 }
 

@@ -30,7 +30,7 @@ public:
 
 private:
     struct PointShare {
-        vec3 strength{0.0f};  // S_g V_cell dt
+        vec3 strength{0.0f};    // S_g V_cell dt
         vec3 meanOffset{0.0f};  // weighted mean of x_i - x_g
         vec3 correction{0.0f};  // beta: linear correction of the weights
         float weightSum = 0.0f;

@@ -1,6 +1,5 @@
 #include "sim/diffusion.hpp"
 
-
 #include <cmath>
 
 namespace vfx {
@@ -26,9 +25,7 @@ const float kNormalisation = float(truncatedGaussianNormalisation(PseDiffusion::
 
 }  // namespace
 
-float PseDiffusion::kernel(float q2) {
-    return q2 < kCutoff * kCutoff ? kNormalisation * std::exp(-q2) : 0.0f;
-}
+float PseDiffusion::kernel(float q2) { return q2 < kCutoff * kCutoff ? kNormalisation * std::exp(-q2) : 0.0f; }
 
 namespace {
 
@@ -39,7 +36,9 @@ using namespace lanes;
 // error ~3e-7 against std::exp, and the same operations for every lane and thread.
 inline Lanes gaussianLanes(Lanes q2) {
     const Lanes u = q2 * (-1.0f / 16.0f);
-    Lanes e = 1.0f + u * (1.0f + u * (0.5f + u * (1.0f / 6.0f + u * (1.0f / 24.0f + u * (1.0f / 120.0f + u * (1.0f / 720.0f))))));
+    Lanes e =
+        1.0f +
+        u * (1.0f + u * (0.5f + u * (1.0f / 6.0f + u * (1.0f / 24.0f + u * (1.0f / 120.0f + u * (1.0f / 720.0f))))));
     e = e * e;
     e = e * e;
     e = e * e;
@@ -82,12 +81,14 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std:
             const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
             const Lanes q2 = (dx * dx + dy * dy + dz * dz) * invEps2;
             const Lanes pairViscosity = nuk + load(HE + m);
-            const Lanes weight = q2 < cutoff2 ? kNormalisation * gaussianLanes(q2) * load(V + m) * pairViscosity : Lanes{};
+            const Lanes weight =
+                q2 < cutoff2 ? kNormalisation * gaussianLanes(q2) * load(V + m) * pairViscosity : Lanes{};
             return Lanes3{(load(WX + m) - wxk) * weight, (load(WY + m) - wyk) * weight, (load(WZ + m) - wzk) * weight};
         });
         change_[order[k]] = sum * rate;
     });
-    parallelForEach(0, n, [&](size_t i) { vortons.vorticity[i] += change_[i]; }, 4096);
+    parallelForEach(
+        0, n, [&](size_t i) { vortons.vorticity[i] += change_[i]; }, 4096);
 }
 
 }  // namespace vfx

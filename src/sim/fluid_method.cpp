@@ -38,9 +38,12 @@ const FluidMethodStep& fluidMethodStep(FluidMethod method) {
     static const SphStep sph;
     static const HybridStep hybrid;
     switch (method) {
-        case FluidMethod::Vpm: return vpm;
-        case FluidMethod::Sph: return sph;
-        case FluidMethod::Hybrid: return hybrid;
+        case FluidMethod::Vpm:
+            return vpm;
+        case FluidMethod::Sph:
+            return sph;
+        case FluidMethod::Hybrid:
+            return hybrid;
     }
     throw std::invalid_argument("fluid.method: no time step for method " + std::to_string(int(method)));
 }

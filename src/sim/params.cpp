@@ -36,7 +36,6 @@ namespace {
 
 using F = FluidParams;
 
-
 template <typename T>
 Spec fluidParam(const char* key, T F::*member, const char* description) {
     return param("fluid", key, member, description);
@@ -45,88 +44,145 @@ Spec fluidParam(const char* key, T F::*member, const char* description) {
 void addPhysics(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam("ambient_density", &F::ambientDensity,
                            "Density rho0 of the undisturbed fluid; a particle's density is rho0 plus its deviation.")
-                    .unit("kg/m^3").above(0).atMost(1e6));
-    t.push_back(fluidParam("gravity", &F::gravity, "Gravitational acceleration [x, y, z].").unit("m/s^2").atLeast(-1000).atMost(1000));
+                    .unit("kg/m^3")
+                    .above(0)
+                    .atMost(1e6));
+    t.push_back(fluidParam("gravity", &F::gravity, "Gravitational acceleration [x, y, z].")
+                    .unit("m/s^2")
+                    .atLeast(-1000)
+                    .atMost(1000));
     t.push_back(fluidParam("viscosity", &F::viscosity,
                            "Kinematic viscosity nu that diffuses vorticity between vortons (0 = inviscid).")
-                    .unit("m^2/s").atLeast(0).atMost(10));
+                    .unit("m^2/s")
+                    .atLeast(0)
+                    .atMost(10));
     t.push_back(fluidParam("method", &F::method,
                            "Fluid model: vortex particles only (vpm), SPH pressure only (sph), or both (hybrid)."));
-    t.push_back(fluidParam("density_gradient", &F::densityGradient,
-                           "Source of the density gradient that drives buoyancy: finite differences on the grid, or SPH sums over neighbouring vortons."));
-    t.push_back(fluidParam("poisoning", &F::poisoning,
-                           "Removes the wall-normal part of the density gradient near container walls: never, at vortons that hit a wall last step, or everywhere within reach of a wall."));
-    t.push_back(fluidParam("poison_variant", &F::poisonVariant,
-                           "How hits poisoning is parallelised: one thread, lock-free atomics, or per grid-cell partition (a speed choice)."));
+    t.push_back(fluidParam(
+        "density_gradient", &F::densityGradient,
+        "Source of the density gradient that drives buoyancy: finite differences on the grid, or SPH sums over neighbouring vortons."));
+    t.push_back(fluidParam(
+        "poisoning", &F::poisoning,
+        "Removes the wall-normal part of the density gradient near container walls: never, at vortons that hit a wall last step, or everywhere within reach of a wall."));
+    t.push_back(fluidParam(
+        "poison_variant", &F::poisonVariant,
+        "How hits poisoning is parallelised: one thread, lock-free atomics, or per grid-cell partition (a speed choice)."));
 }
 
 void addVelocity(std::vector<ParamSpec>& t) {
-    t.push_back(fluidParam("velocity_solver", &F::velocitySolver,
-                           "Velocity from vorticity: Barnes-Hut tree code, O(N log N), or direct summation over all vortons, O(N^2)."));
-    t.push_back(fluidParam("tree_opening_angle", &F::treeOpeningAngle,
-                           "Barnes-Hut opening angle theta: a cluster acts as one when size/distance is below it (0 = exact).")
-                    .atLeast(0).atMost(1.5));
+    t.push_back(fluidParam(
+        "velocity_solver", &F::velocitySolver,
+        "Velocity from vorticity: Barnes-Hut tree code, O(N log N), or direct summation over all vortons, O(N^2)."));
+    t.push_back(
+        fluidParam("tree_opening_angle", &F::treeOpeningAngle,
+                   "Barnes-Hut opening angle theta: a cluster acts as one when size/distance is below it (0 = exact).")
+            .atLeast(0)
+            .atMost(1.5));
     t.push_back(fluidParam("grid_cells_per_vorton", &F::gridCellsPerVorton,
                            "Resolution of the velocity grid in cells per vorton (Gourlay uses 1).")
-                    .above(0).atMost(8));
-    t.push_back(fluidParam("stretching", &F::stretching, "Vortex stretching and tilting of vorticity by the velocity gradient."));
-    t.push_back(fluidParam("stretching_scheme", &F::stretchingScheme,
-                           "Form of the stretching term: (omega . grad) u (classic), its transpose (conserves total vorticity), or their mean (mixed)."));
-    t.push_back(fluidParam("core_overlap", &F::coreOverlap,
-                           "Core radius of each vorton's velocity kernel over its particle spacing, sigma/h: above 1 the cores overlap and the vorticity field is smooth enough for stretching (Beale-Majda); 0 keeps each vorton's own radius.")
-                    .atLeast(0).atMost(4));
+                    .above(0)
+                    .atMost(8));
+    t.push_back(fluidParam("stretching", &F::stretching,
+                           "Vortex stretching and tilting of vorticity by the velocity gradient."));
+    t.push_back(fluidParam(
+        "stretching_scheme", &F::stretchingScheme,
+        "Form of the stretching term: (omega . grad) u (classic), its transpose (conserves total vorticity), or their mean (mixed)."));
+    t.push_back(
+        fluidParam(
+            "core_overlap", &F::coreOverlap,
+            "Core radius of each vorton's velocity kernel over its particle spacing, sigma/h: above 1 the cores overlap and the vorticity field is smooth enough for stretching (Beale-Majda); 0 keeps each vorton's own radius.")
+            .atLeast(0)
+            .atMost(4));
 }
 
 void addTimeStepping(std::vector<ParamSpec>& t) {
-    t.push_back(fluidParam("cfl_limit", &F::cflLimit,
-                           "Largest fraction of a grid spacing, |u| dt / h, that the fastest flow may cross in one sub-step; step(dt) splits into as many sub-steps as this needs.")
-                    .above(0).atMost(10));
-    t.push_back(fluidParam("strain_limit", &F::strainLimit,
-                           "Largest max|grad u| dt one sub-step may take: bounds how far stretching and tilting act in one explicit update.")
-                    .above(0).atMost(10));
-    t.push_back(fluidParam("max_substeps", &F::maxSubsteps,
-                           "Cap on the sub-steps one step(dt) call takes. A bound on the cost of a frame, not on stability: when the cap binds, sub-steps exceed the CFL and strain limits and the flow can go unstable (a 65,536-vorton dye drop at dt 1/30 did with a cap of 16).")
-                    .atLeast(1).atMost(1024));
-    t.push_back(fluidParam("remesh_strain", &F::remeshStrain,
-                           "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; 0 = never. VPM only. The lattice ignores walls: in a tank the fluid fills to its walls (the sloshing tank) it piles mass onto them, so such scenes set 0.")
-                    .atLeast(0).atMost(1000));
-    t.push_back(fluidParam("vorton_budget", &F::vortonBudget,
-                           "Most vortons a remesh may make, as a multiple of the count at the first remesh: past it the lattice coarsens so the cost per step stays bounded while the flow spreads (0 = no limit).")
-                    .atLeast(0).atMost(1000));
-    t.push_back(fluidParam("remesh_threshold", &F::remeshThreshold,
-                           "Lattice nodes whose vorticity and mass-deviation strengths are both below this share of the largest are not kept as vortons when remeshing.")
-                    .atLeast(0).atMost(0.5));
-    t.push_back(fluidParam("adams_bashforth", &F::adamsBashforth,
-                           "Second-order time integration: particle motion and vortex stretching use the two-step Adams-Bashforth rule (this sub-step's rate and the last one's), so an inviscid ring keeps its energy at the same sub-step size; false = one-step rules (the frozen-field midpoint for motion, Euler for stretching), first order in time. The first sub-step after a reset or a remesh is one-step."));
+    t.push_back(
+        fluidParam(
+            "cfl_limit", &F::cflLimit,
+            "Largest fraction of a grid spacing, |u| dt / h, that the fastest flow may cross in one sub-step; step(dt) splits into as many sub-steps as this needs.")
+            .above(0)
+            .atMost(10));
+    t.push_back(
+        fluidParam(
+            "strain_limit", &F::strainLimit,
+            "Largest max|grad u| dt one sub-step may take: bounds how far stretching and tilting act in one explicit update.")
+            .above(0)
+            .atMost(10));
+    t.push_back(
+        fluidParam(
+            "max_substeps", &F::maxSubsteps,
+            "Cap on the sub-steps one step(dt) call takes. A bound on the cost of a frame, not on stability: when the cap binds, sub-steps exceed the CFL and strain limits and the flow can go unstable (a 65,536-vorton dye drop at dt 1/30 did with a cap of 16).")
+            .atLeast(1)
+            .atMost(1024));
+    t.push_back(
+        fluidParam(
+            "remesh_strain", &F::remeshStrain,
+            "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; 0 = never. VPM only. The lattice ignores walls: in a tank the fluid fills to its walls (the sloshing tank) it piles mass onto them, so such scenes set 0.")
+            .atLeast(0)
+            .atMost(1000));
+    t.push_back(
+        fluidParam(
+            "vorton_budget", &F::vortonBudget,
+            "Most vortons a remesh may make, as a multiple of the count at the first remesh: past it the lattice coarsens so the cost per step stays bounded while the flow spreads (0 = no limit).")
+            .atLeast(0)
+            .atMost(1000));
+    t.push_back(
+        fluidParam(
+            "remesh_threshold", &F::remeshThreshold,
+            "Lattice nodes whose vorticity and mass-deviation strengths are both below this share of the largest are not kept as vortons when remeshing.")
+            .atLeast(0)
+            .atMost(0.5));
+    t.push_back(fluidParam(
+        "adams_bashforth", &F::adamsBashforth,
+        "Second-order time integration: particle motion and vortex stretching use the two-step Adams-Bashforth rule (this sub-step's rate and the last one's), so an inviscid ring keeps its energy at the same sub-step size; false = one-step rules (the frozen-field midpoint for motion, Euler for stretching), first order in time. The first sub-step after a reset or a remesh is one-step."));
 }
 
 void addSourcesAndWalls(std::vector<ParamSpec>& t) {
-    t.push_back(fluidParam("diffusion", &F::diffusion, "Viscous diffusion of vorticity by particle strength exchange (acts when viscosity > 0)."));
-    t.push_back(fluidParam("subgrid_coefficient", &F::subgridCoefficient,
-                           "Smagorinsky coefficient C_s: diffusion adds an eddy viscosity (C_s h)^2 |S| (h the vorton spacing, S the strain rate) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
-                    .atLeast(0).atMost(1));
-    t.push_back(fluidParam("baroclinic_sharing", &F::baroclinicSharing,
-                           "Baroclinic generation at the physical rate: the fluid's impulse grows at g sum(rho' V) / rho0 whatever the vortons' layout. Grid gradient: each grid point's source is shared among the vortons within two grid spacings; SPH gradient: a pairwise SPH curl of rho' g / rho0 whose impulse is exact. false = Gourlay's sampling of the gradient at the vortons, which misses the part of the interface outside them."));
-    t.push_back(fluidParam("baroclinic", &F::baroclinic,
-                           "Baroclinic generation of vorticity where density gradient and gravity are not parallel (fluid buoyancy)."));
+    t.push_back(fluidParam("diffusion", &F::diffusion,
+                           "Viscous diffusion of vorticity by particle strength exchange (acts when viscosity > 0)."));
+    t.push_back(
+        fluidParam(
+            "subgrid_coefficient", &F::subgridCoefficient,
+            "Smagorinsky coefficient C_s: diffusion adds an eddy viscosity (C_s h)^2 |S| (h the vorton spacing, S the strain rate) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
+            .atLeast(0)
+            .atMost(1));
+    t.push_back(fluidParam(
+        "baroclinic_sharing", &F::baroclinicSharing,
+        "Baroclinic generation at the physical rate: the fluid's impulse grows at g sum(rho' V) / rho0 whatever the vortons' layout. Grid gradient: each grid point's source is shared among the vortons within two grid spacings; SPH gradient: a pairwise SPH curl of rho' g / rho0 whose impulse is exact. false = Gourlay's sampling of the gradient at the vortons, which misses the part of the interface outside them."));
+    t.push_back(fluidParam(
+        "baroclinic", &F::baroclinic,
+        "Baroclinic generation of vorticity where density gradient and gravity are not parallel (fluid buoyancy)."));
     t.push_back(fluidParam("poison_test_radius", &F::poisonTestRadius,
                            "Distance from a wall within which walls poisoning acts; 0 = two grid spacings.")
-                    .unit("m").atLeast(0).atMost(100));
-    t.push_back(fluidParam("coverage_density", &F::coverageDensity,
-                           "Grid buoyancy from the mean density of the vortons at each grid point times a ramp of how fully they cover it, instead of the raw deposited mass: fluid filling a tank stays still (false = Gourlay's raw deposit, whose grid-scale noise slowly stirs it)."));
+                    .unit("m")
+                    .atLeast(0)
+                    .atMost(100));
+    t.push_back(fluidParam(
+        "coverage_density", &F::coverageDensity,
+        "Grid buoyancy from the mean density of the vortons at each grid point times a ramp of how fully they cover it, instead of the raw deposited mass: fluid filling a tank stays still (false = Gourlay's raw deposit, whose grid-scale noise slowly stirs it)."));
 }
 
 void addSph(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam("sph_influence_radius", &F::sphInfluenceRadius, "SPH kernel support radius h.")
-                    .unit("m").above(0).atMost(100));
-    t.push_back(fluidParam("sph_rest_spacing", &F::sphRestSpacing, "Spacing between vortons that SPH pressure drives them towards.")
-                    .unit("m").above(0).atMost(100));
+                    .unit("m")
+                    .above(0)
+                    .atMost(100));
+    t.push_back(fluidParam("sph_rest_spacing", &F::sphRestSpacing,
+                           "Spacing between vortons that SPH pressure drives them towards.")
+                    .unit("m")
+                    .above(0)
+                    .atMost(100));
     t.push_back(fluidParam("sph_stiffness", &F::sphStiffness,
                            "SPH equation-of-state stiffness: pressure per unit of relative compression.")
-                    .unit("m^2/s^2").above(0).atMost(1e6));
-    t.push_back(fluidParam("sph_cohesion", &F::sphCohesion,
-                           "Share of the SPH pressure's pull where vortons are sparser than at rest: 1 holds a drop together (vortons cling), 0 only pushes apart.")
-                    .atLeast(0).atMost(1));
+                    .unit("m^2/s^2")
+                    .above(0)
+                    .atMost(1e6));
+    t.push_back(
+        fluidParam(
+            "sph_cohesion", &F::sphCohesion,
+            "Share of the SPH pressure's pull where vortons are sparser than at rest: 1 holds a drop together (vortons cling), 0 only pushes apart.")
+            .atLeast(0)
+            .atMost(1));
 }
 
 std::vector<ParamSpec> buildFluidSpecs() {
@@ -142,8 +198,10 @@ std::vector<ParamSpec> buildFluidSpecs() {
 std::vector<ParamSpec> buildTimeSpecs() {
     std::vector<ParamSpec> t;
     t.push_back(param("time", "dt", &TimeParams::dt, "Simulated time per step.").unit("s").above(0).atMost(1));
-    t.push_back(param("time", "steps", &TimeParams::steps, "Number of steps a headless run takes unless --steps is given.")
-                    .atLeast(0).atMost(1e9));
+    t.push_back(
+        param("time", "steps", &TimeParams::steps, "Number of steps a headless run takes unless --steps is given.")
+            .atLeast(0)
+            .atMost(1e9));
     return t;
 }
 

@@ -11,7 +11,7 @@ namespace vfx {
 // Vortex particles. vorticity is the vorticity omega (not Gourlay's omega/2).
 struct Vortons {
     std::vector<vec3> position;
-    std::vector<vec3> velocity;         // velocity used by the last advection (cached for collisions)
+    std::vector<vec3> velocity;  // velocity used by the last advection (cached for collisions)
     std::vector<vec3> vorticity;
     std::vector<float> radius;          // core (smoothing) radius sigma of the velocity kernel
     std::vector<float> volumes;         // share of the fluid's volume: carries mass and circulation

@@ -69,7 +69,8 @@ bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
         lattice.flatCoordinate[a] = lo[a];
         // In double and range-checked: a vorton flung very far must not overflow the indices.
         const double first = std::floor(double(lo[a]) / h) - 1.0, last = std::floor(double(hi[a]) / h) + 2.0;
-        if (!lattice.flat[a] && (first < -1e9 || last > 1e9 || last - first + 1.0 > double(kMaxLatticeNodes))) return false;
+        if (!lattice.flat[a] && (first < -1e9 || last > 1e9 || last - first + 1.0 > double(kMaxLatticeNodes)))
+            return false;
         lattice.lo[a] = lattice.flat[a] ? 0 : int(first);
         lattice.dims[a] = lattice.flat[a] ? 1 : int(last - first) + 1;
         total *= size_t(lattice.dims[a]);
@@ -110,7 +111,8 @@ size_t Remesher::deposit(const Vortons& v, float threshold) {
     // plane gathers its contributions alone: no two tasks write the same node, and the order of
     // the sums does not depend on the threads.
     std::vector<Footprint> footprint(n);
-    parallelForEach(0, n, [&](size_t i) { footprint[i] = footprintOf(lattice, v.position[i]); }, 4096);
+    parallelForEach(
+        0, n, [&](size_t i) { footprint[i] = footprintOf(lattice, v.position[i]); }, 4096);
     planeStart_.assign(size_t(planes) + 1, 0);
     for (size_t i = 0; i < n; ++i) ++planeStart_[size_t(footprint[i].first.z) + 1];
     for (int p = 0; p < planes; ++p) planeStart_[size_t(p) + 1] += planeStart_[size_t(p)];
@@ -122,26 +124,29 @@ size_t Remesher::deposit(const Vortons& v, float threshold) {
 
     nodes_.assign(size_t(lattice.dims.x) * size_t(lattice.dims.y) * size_t(planes), Node{});
     const int tx = lattice.flat.x ? 1 : 4, ty = lattice.flat.y ? 1 : 4, tz = lattice.flat.z ? 1 : 4;
-    parallelForEach(0, size_t(planes), [&](size_t plane) {
-        const int z = int(plane);
-        for (int k = 0; k < tz && z - k >= 0; ++k) {
-            const size_t first = size_t(z - k);
-            for (uint32_t s = planeStart_[first]; s < planeStart_[first + 1]; ++s) {
-                const uint32_t i = byPlane_[s];
-                const Footprint& f = footprint[i];
-                const float volume = v.volume(i);
-                const vec3 strength = v.vorticity[i] * volume;
-                const float mass = v.density[i] * volume;
-                for (int dy = 0; dy < ty; ++dy)
-                    for (int dx = 0; dx < tx; ++dx) {
-                        const float w = f.weight[2][k] * f.weight[1][dy] * f.weight[0][dx];
-                        Node& node = nodes_[nodeIndex(lattice, f.first.x + dx, f.first.y + dy, z)];
-                        node.strength += w * strength;
-                        node.mass += w * mass;
-                    }
+    parallelForEach(
+        0, size_t(planes),
+        [&](size_t plane) {
+            const int z = int(plane);
+            for (int k = 0; k < tz && z - k >= 0; ++k) {
+                const size_t first = size_t(z - k);
+                for (uint32_t s = planeStart_[first]; s < planeStart_[first + 1]; ++s) {
+                    const uint32_t i = byPlane_[s];
+                    const Footprint& f = footprint[i];
+                    const float volume = v.volume(i);
+                    const vec3 strength = v.vorticity[i] * volume;
+                    const float mass = v.density[i] * volume;
+                    for (int dy = 0; dy < ty; ++dy)
+                        for (int dx = 0; dx < tx; ++dx) {
+                            const float w = f.weight[2][k] * f.weight[1][dy] * f.weight[0][dx];
+                            Node& node = nodes_[nodeIndex(lattice, f.first.x + dx, f.first.y + dy, z)];
+                            node.strength += w * strength;
+                            node.mass += w * mass;
+                        }
+                }
             }
-        }
-    }, 1);
+        },
+        1);
 
     float maxStrength = 0.0f, maxMass = 0.0f;
     for (const Node& node : nodes_) {
@@ -154,11 +159,14 @@ size_t Remesher::deposit(const Vortons& v, float threshold) {
     // Kept nodes per plane, then a prefix sum: collect() fills each plane's run in lattice order.
     keptBefore_.assign(size_t(planes) + 1, 0);
     const size_t planeSize = size_t(lattice.dims.x) * size_t(lattice.dims.y);
-    parallelForEach(0, size_t(planes), [&](size_t p) {
-        size_t count = 0;
-        for (size_t k = p * planeSize; k < (p + 1) * planeSize; ++k) count += keeps(nodes_[k]) ? 1 : 0;
-        keptBefore_[p + 1] = count;
-    }, 1);
+    parallelForEach(
+        0, size_t(planes),
+        [&](size_t p) {
+            size_t count = 0;
+            for (size_t k = p * planeSize; k < (p + 1) * planeSize; ++k) count += keeps(nodes_[k]) ? 1 : 0;
+            keptBefore_[p + 1] = count;
+        },
+        1);
     for (size_t p = 0; p < size_t(planes); ++p) keptBefore_[p + 1] += keptBefore_[p];
     return keptBefore_.back();
 }
@@ -171,20 +179,23 @@ void Remesher::collect(float coreOverlap, Vortons& out) const {
     const Lattice& lattice = lattice_;
     const float volume = lattice.h * lattice.h * lattice.h;
     const float sigma = coreOverlap * lattice.h;
-    parallelForEach(0, size_t(lattice.dims.z), [&](size_t p) {
-        size_t slot = keptBefore_[p];
-        for (int y = 0; y < lattice.dims.y; ++y)
-            for (int x = 0; x < lattice.dims.x; ++x) {
-                const Node& node = nodes_[nodeIndex(lattice, x, y, int(p))];
-                if (!keeps(node)) continue;
-                out.position[slot] = nodePosition(lattice, x, y, int(p));
-                out.vorticity[slot] = node.strength / volume;
-                out.density[slot] = node.mass / volume;
-                out.radius[slot] = sigma;
-                out.volumes[slot] = volume;
-                ++slot;
-            }
-    }, 1);
+    parallelForEach(
+        0, size_t(lattice.dims.z),
+        [&](size_t p) {
+            size_t slot = keptBefore_[p];
+            for (int y = 0; y < lattice.dims.y; ++y)
+                for (int x = 0; x < lattice.dims.x; ++x) {
+                    const Node& node = nodes_[nodeIndex(lattice, x, y, int(p))];
+                    if (!keeps(node)) continue;
+                    out.position[slot] = nodePosition(lattice, x, y, int(p));
+                    out.vorticity[slot] = node.strength / volume;
+                    out.density[slot] = node.mass / volume;
+                    out.radius[slot] = sigma;
+                    out.volumes[slot] = volume;
+                    ++slot;
+                }
+        },
+        1);
 }
 
 }  // namespace vfx

@@ -48,8 +48,8 @@ private:
     float strengthCut_ = 0.0f, massCut_ = 0.0f;
     struct Lattice {
         float h = 1.0f;
-        ivec3 lo{0}, dims{1};      // first node index and node count per axis
-        glm::bvec3 flat{false};    // all vortons share one coordinate along this axis
+        ivec3 lo{0}, dims{1};    // first node index and node count per axis
+        glm::bvec3 flat{false};  // all vortons share one coordinate along this axis
         vec3 flatCoordinate{0.0f};
     } lattice_;
     std::vector<uint32_t> byPlane_;

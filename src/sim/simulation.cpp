@@ -21,7 +21,8 @@ namespace vfx {
 
 NonFiniteError::NonFiniteError(long stepIndex, const std::string& phaseName)
     : std::runtime_error("non-finite value at step " + std::to_string(stepIndex) + " in phase " + phaseName),
-      step(stepIndex), phase(phaseName) {}
+      step(stepIndex),
+      phase(phaseName) {}
 
 // Rates of the last sub-step, per particle, for the two-step Adams-Bashforth rule. Valid only
 // for the particle set they were taken on: a remesh, a reset or a change of count drops them.
@@ -29,7 +30,7 @@ struct MotionHistory {
     std::vector<vec3> vortonVelocity;  // vortex velocity at each vorton
     std::vector<vec3> stretching;      // d(omega)/dt from stretching and tilting
     std::vector<vec3> tracerVelocity;
-    float dt = 0.0f;                   // the sub-step they were used for; 0 = none
+    float dt = 0.0f;  // the sub-step they were used for; 0 = none
 
     void clear() {
         dt = 0.0f;
@@ -80,13 +81,13 @@ struct Simulation::Workspace {
     std::vector<vec3> scratch;
     std::vector<float> massDeviation;
     std::vector<float> volume;
-    UniformGrid<float> coverage;     // vorton volume per cell volume at each grid point
+    UniformGrid<float> coverage;        // vorton volume per cell volume at each grid point
     UniformGrid<float> gradientSource;  // the field whose gradient drives buoyancy
     MotionHistory history;
 };
 
-const char* const kPhaseNames[kPhaseCount] = {"remesh",     "grid",      "velocity", "stretching", "walls",  "density",
-                                               "baroclinic", "diffusion", "sph",      "advection",  "bodies"};
+const char* const kPhaseNames[kPhaseCount] = {"remesh",     "grid",      "velocity", "stretching", "walls", "density",
+                                              "baroclinic", "diffusion", "sph",      "advection",  "bodies"};
 
 // Timers (and the CSV columns made from them) list every phase from the first step on, whether
 // or not this scene's first step runs it.
@@ -149,17 +150,20 @@ namespace {
 // branches, so the scan vectorises (it runs after every phase).
 bool allFinite(const std::vector<vec3>& v) {
     static_assert(sizeof(vec3) == 3 * sizeof(float), "vec3 is three packed floats");
-    return deterministicReduce<bool>(v.size(), true, [&](size_t b, size_t e) {
-        const size_t count = 3 * (e - b);
-        const float* data = &v[b].x;
-        uint32_t bad = 0;
-        for (size_t k = 0; k < count; ++k) {
-            uint32_t bits;
-            std::memcpy(&bits, data + k, sizeof bits);
-            bad |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
-        }
-        return bad == 0;
-    }, [](bool a, bool c) { return a && c; }, 16384);
+    return deterministicReduce<bool>(
+        v.size(), true,
+        [&](size_t b, size_t e) {
+            const size_t count = 3 * (e - b);
+            const float* data = &v[b].x;
+            uint32_t bad = 0;
+            for (size_t k = 0; k < count; ++k) {
+                uint32_t bits;
+                std::memcpy(&bits, data + k, sizeof bits);
+                bad |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
+            }
+            return bad == 0;
+        },
+        [](bool a, bool c) { return a && c; }, 16384);
 }
 
 }  // namespace
@@ -169,7 +173,8 @@ void Simulation::checkFinite(Phase phase) const {
     const bool includeTracers = phase == Phase::Advection || phase == Phase::Bodies;
     bool ok = allFinite(vortons_.position) && allFinite(vortons_.vorticity) && allFinite(vortons_.velocity) &&
               (!includeTracers || allFinite(tracers_.position));
-    for (const RigidBody& b : bodies_) ok = ok && isFinite(b.position) && isFinite(b.velocity) && isFinite(b.angularVelocity);
+    for (const RigidBody& b : bodies_)
+        ok = ok && isFinite(b.position) && isFinite(b.velocity) && isFinite(b.angularVelocity);
     if (!ok) throw NonFiniteError(stepCount_ + 1, phaseName(phase));
 }
 
@@ -202,8 +207,10 @@ void Simulation::step(float frameDt) {
 
 void Simulation::substep(float dt) {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
-    if (fluid_.stretching) runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
-    else work_->history.stretching.clear();  // a later stretching step has no last rate
+    if (fluid_.stretching)
+        runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
+    else
+        work_->history.stretching.clear();  // a later stretching step has no last rate
     runPhase(Phase::Walls, [&] { computeWallFields(method); });
     runPhase(Phase::Density, [&] {
         depositDensity();
@@ -217,8 +224,10 @@ void Simulation::substep(float dt) {
     if (!bodies_.empty()) runPhase(Phase::Bodies, [&] { interactWithBodies(dt); });
     substepTime_ += dt;
     ++substepCount_;
-    if (method.remeshes()) strainSinceRemesh_ += maxGridStrainRate_ * dt;
-    else strainSinceRemesh_ = 0.0f;
+    if (method.remeshes())
+        strainSinceRemesh_ += maxGridStrainRate_ * dt;
+    else
+        strainSinceRemesh_ = 0.0f;
 }
 
 // Sub-steps still needed to cover `remaining` seconds, from the flow just computed: the fastest
@@ -234,8 +243,8 @@ int Simulation::substepsFor(float remaining, int taken) const {
 }
 
 bool Simulation::remeshDue() const {
-    return fluid_.remeshStrain > 0.0f && fluidMethodStep(fluid_.method).remeshes() && strainSinceRemesh_ >= fluid_.remeshStrain &&
-           vortons_.size() > 0;
+    return fluid_.remeshStrain > 0.0f && fluidMethodStep(fluid_.method).remeshes() &&
+           strainSinceRemesh_ >= fluid_.remeshStrain && vortons_.size() > 0;
 }
 
 void Simulation::remesh() {
@@ -266,18 +275,31 @@ void Simulation::remesh() {
 void Simulation::updateGrid() {
     vec3 lo(1e30f), hi(-1e30f);
     auto grow = [&](const std::vector<vec3>& pts) {
-        struct Box { vec3 lo, hi; };
-        Box b = deterministicReduce<Box>(pts.size(), Box{vec3(1e30f), vec3(-1e30f)}, [&](size_t s, size_t e) {
-            Box r{vec3(1e30f), vec3(-1e30f)};
-            for (size_t i = s; i < e; ++i) { r.lo = glm::min(r.lo, pts[i]); r.hi = glm::max(r.hi, pts[i]); }
-            return r;
-        }, [](Box a, Box c) { return Box{glm::min(a.lo, c.lo), glm::max(a.hi, c.hi)}; });
+        struct Box {
+            vec3 lo, hi;
+        };
+        Box b = deterministicReduce<Box>(
+            pts.size(), Box{vec3(1e30f), vec3(-1e30f)},
+            [&](size_t s, size_t e) {
+                Box r{vec3(1e30f), vec3(-1e30f)};
+                for (size_t i = s; i < e; ++i) {
+                    r.lo = glm::min(r.lo, pts[i]);
+                    r.hi = glm::max(r.hi, pts[i]);
+                }
+                return r;
+            },
+            [](Box a, Box c) {
+                return Box{glm::min(a.lo, c.lo), glm::max(a.hi, c.hi)};
+            });
         lo = glm::min(lo, b.lo);
         hi = glm::max(hi, b.hi);
     };
     grow(vortons_.position);
     grow(tracers_.position);
-    if (lo.x > hi.x) { lo = vec3(-1.0f); hi = vec3(1.0f); }  // no particles: a nominal grid
+    if (lo.x > hi.x) {
+        lo = vec3(-1.0f);
+        hi = vec3(1.0f);
+    }  // no particles: a nominal grid
     // Pad by the largest core so every vorton's influence region is inside the grid.
     float maxSigma = 0.0f;
     for (float s : vortons_.radius) maxSigma = std::max(maxSigma, s);
@@ -318,38 +340,47 @@ static void differentiate(const UniformGrid<T>& field, UniformGrid<Gradient>& ou
     const GridShape& shape = field.shape();
     out.reset(shape);
     const ivec3 n = shape.points;
-    parallelForEach(0, size_t(n.z), [&](size_t zi) {
-        const int z = int(zi);
-        for (int y = 0; y < n.y; ++y)
-            for (int x = 0; x < n.x; ++x) {
-                Gradient g;
-                for (int a = 0; a < 3; ++a) g[a] = axisDerivative(field, x, y, z, a);
-                out.at(x, y, z) = g;
-            }
-    }, 1);
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t zi) {
+            const int z = int(zi);
+            for (int y = 0; y < n.y; ++y)
+                for (int x = 0; x < n.x; ++x) {
+                    Gradient g;
+                    for (int a = 0; a < 3; ++a) g[a] = axisDerivative(field, x, y, z, a);
+                    out.at(x, y, z) = g;
+                }
+        },
+        1);
 }
-
 
 void Simulation::computeVelocityGrid() {
     solveVelocityGrid();
     // The Jacobian serves stretching and, with the speed, sets the sub-step size.
     differentiate(velocityGrid_, jacobianGrid_);
-    struct Limits { float speed2 = 0.0f, gradient2 = 0.0f, strain2 = 0.0f; };
-    const Limits l = deterministicReduce<Limits>(velocityGrid_.size(), Limits{}, [&](size_t b, size_t e) {
-        Limits r;
-        for (size_t k = b; k < e; ++k) {
-            const vec3 u = velocityGrid_[k];
-            const mat3& j = jacobianGrid_[k];
-            r.speed2 = std::max(r.speed2, glm::dot(u, u));
-            r.gradient2 = std::max(r.gradient2, glm::dot(j[0], j[0]) + glm::dot(j[1], j[1]) + glm::dot(j[2], j[2]));
-            const mat3 strain = 0.5f * (j + glm::transpose(j));
-            r.strain2 = std::max(r.strain2, glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) +
-                                                glm::dot(strain[2], strain[2]));
-        }
-        return r;
-    }, [](Limits a, Limits c) {
-        return Limits{std::max(a.speed2, c.speed2), std::max(a.gradient2, c.gradient2), std::max(a.strain2, c.strain2)};
-    }, 8192);
+    struct Limits {
+        float speed2 = 0.0f, gradient2 = 0.0f, strain2 = 0.0f;
+    };
+    const Limits l = deterministicReduce<Limits>(
+        velocityGrid_.size(), Limits{},
+        [&](size_t b, size_t e) {
+            Limits r;
+            for (size_t k = b; k < e; ++k) {
+                const vec3 u = velocityGrid_[k];
+                const mat3& j = jacobianGrid_[k];
+                r.speed2 = std::max(r.speed2, glm::dot(u, u));
+                r.gradient2 = std::max(r.gradient2, glm::dot(j[0], j[0]) + glm::dot(j[1], j[1]) + glm::dot(j[2], j[2]));
+                const mat3 strain = 0.5f * (j + glm::transpose(j));
+                r.strain2 = std::max(r.strain2, glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) +
+                                                    glm::dot(strain[2], strain[2]));
+            }
+            return r;
+        },
+        [](Limits a, Limits c) {
+            return Limits{std::max(a.speed2, c.speed2), std::max(a.gradient2, c.gradient2),
+                          std::max(a.strain2, c.strain2)};
+        },
+        8192);
     // Frobenius norms: they bound every eigenvalue of grad u (rotation included, which explicit
     // sub-steps must also resolve) and of its symmetric part S (what distorts the particle set).
     maxGridSpeed_ = std::sqrt(l.speed2);
@@ -367,10 +398,14 @@ void Simulation::solveVelocityGrid() {
     std::vector<vec3>& points = work_->gridPoints;
     points.resize(gridShape_.pointCount());
     const ivec3 n = gridShape_.points;
-    parallelForEach(0, size_t(n.z), [&](size_t z) {
-        for (int y = 0; y < n.y; ++y)
-            for (int x = 0; x < n.x; ++x) points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
-    }, 1);
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t z) {
+            for (int y = 0; y < n.y; ++y)
+                for (int x = 0; x < n.x; ++x)
+                    points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
+        },
+        1);
     velocityAtPoints(points, velocityGrid_.values());
 }
 
@@ -391,20 +426,29 @@ void Simulation::stretchAndTilt(float dt) {
     const bool twoStep = fluid_.adamsBashforth && history.stretching.size() == vortons_.size();
     const StepWeights weights = adamsBashforthWeights(twoStep, dt, history.dt);
     history.stretching.resize(vortons_.size());
-    parallelForEachStable(0, vortons_.size(), [&](size_t i) {
-        const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
-        const vec3 w = vortons_.vorticity[i];
-        vec3 rate;
-        switch (fluid_.stretchingScheme) {
-            case StretchingScheme::Classic: rate = j * w; break;
-            case StretchingScheme::Transpose: rate = glm::transpose(j) * w; break;
-            default: rate = 0.5f * (j * w + glm::transpose(j) * w); break;
-        }
-        const vec3 previous = history.stretching[i];
-        history.stretching[i] = rate;
-        const StepWeights use = movedByWall(vortons_, i) ? StepWeights{} : weights;
-        vortons_.vorticity[i] = w + dt * (use.current * rate + use.previous * previous);
-    }, 1024);
+    parallelForEachStable(
+        0, vortons_.size(),
+        [&](size_t i) {
+            const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
+            const vec3 w = vortons_.vorticity[i];
+            vec3 rate;
+            switch (fluid_.stretchingScheme) {
+                case StretchingScheme::Classic:
+                    rate = j * w;
+                    break;
+                case StretchingScheme::Transpose:
+                    rate = glm::transpose(j) * w;
+                    break;
+                default:
+                    rate = 0.5f * (j * w + glm::transpose(j) * w);
+                    break;
+            }
+            const vec3 previous = history.stretching[i];
+            history.stretching[i] = rate;
+            const StepWeights use = movedByWall(vortons_, i) ? StepWeights{} : weights;
+            vortons_.vorticity[i] = w + dt * (use.current * rate + use.previous * previous);
+        },
+        1024);
 }
 
 // --- 4. density deviation on the grid, its gradient, baroclinic generation --------------------
@@ -441,37 +485,43 @@ void Simulation::depositDensity() {
     std::vector<float>& volume = work_->volume;
     volume.resize(vortons_.size());
     work_->coverage.reset(gridShape_, 0.0f);
-    parallelForEach(0, vortons_.size(), [&](size_t i) {
-        gridShape_.cellOf(vortons_.position[i], &fraction[i]);
-        volume[i] = vortons_.volume(i);
-        massDeviation[i] = vortons_.density[i] * volume[i];
-    }, 4096);
+    parallelForEach(
+        0, vortons_.size(),
+        [&](size_t i) {
+            gridShape_.cellOf(vortons_.position[i], &fraction[i]);
+            volume[i] = vortons_.volume(i);
+            massDeviation[i] = vortons_.density[i] * volume[i];
+        },
+        4096);
     const std::vector<uint32_t>& sorted = partition_.sortedIndices();
-    parallelForEach(0, size_t(n.z), [&](size_t zi) {
-        const int z = int(zi);
-        for (int y = 0; y < n.y; ++y)
-            for (int x = 0; x < n.x; ++x) {
-                float sum = 0.0f, covered = 0.0f;
-                const ivec3 p(x, y, z);
-                for (int cz = std::max(z - 1, 0); cz <= std::min(z, cells.z - 1); ++cz)
-                    for (int cy = std::max(y - 1, 0); cy <= std::min(y, cells.y - 1); ++cy)
-                        for (int cx = std::max(x - 1, 0); cx <= std::min(x, cells.x - 1); ++cx) {
-                            const ivec3 c(cx, cy, cz);
-                            const ivec3 corner = p - c;  // 0 or 1 per axis
-                            const size_t cell = partition_.cellIndex(c);
-                            for (uint32_t k = partition_.begin(cell); k < partition_.end(cell); ++k) {
-                                const uint32_t i = sorted[k];
-                                const vec3& f = fraction[i];
-                                const float w = (corner.x ? f.x : 1.0f - f.x) * (corner.y ? f.y : 1.0f - f.y) *
-                                                (corner.z ? f.z : 1.0f - f.z);
-                                sum += w * massDeviation[i];
-                                covered += w * volume[i];
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t zi) {
+            const int z = int(zi);
+            for (int y = 0; y < n.y; ++y)
+                for (int x = 0; x < n.x; ++x) {
+                    float sum = 0.0f, covered = 0.0f;
+                    const ivec3 p(x, y, z);
+                    for (int cz = std::max(z - 1, 0); cz <= std::min(z, cells.z - 1); ++cz)
+                        for (int cy = std::max(y - 1, 0); cy <= std::min(y, cells.y - 1); ++cy)
+                            for (int cx = std::max(x - 1, 0); cx <= std::min(x, cells.x - 1); ++cx) {
+                                const ivec3 c(cx, cy, cz);
+                                const ivec3 corner = p - c;  // 0 or 1 per axis
+                                const size_t cell = partition_.cellIndex(c);
+                                for (uint32_t k = partition_.begin(cell); k < partition_.end(cell); ++k) {
+                                    const uint32_t i = sorted[k];
+                                    const vec3& f = fraction[i];
+                                    const float w = (corner.x ? f.x : 1.0f - f.x) * (corner.y ? f.y : 1.0f - f.y) *
+                                                    (corner.z ? f.z : 1.0f - f.z);
+                                    sum += w * massDeviation[i];
+                                    covered += w * volume[i];
+                                }
                             }
-                        }
-                densityGrid_.at(x, y, z) = sum * invCellVolume;
-                work_->coverage.at(x, y, z) = covered * invCellVolume;
-            }
-    }, 1);
+                    densityGrid_.at(x, y, z) = sum * invCellVolume;
+                    work_->coverage.at(x, y, z) = covered * invCellVolume;
+                }
+        },
+        1);
 }
 
 // Density phase, second half: the density gradient at the vortons, from the grid (poisoned near
@@ -486,14 +536,15 @@ void Simulation::computeDensityGradient() {
     } else {
         if (fluid_.poisoning != Poisoning::None && !bodies_.empty())
             poisonDensityGradient(densityGradientGrid_, bodies_, vortons_, partition_, fluid_);
-        parallelForEach(0, vortons_.size(), [&](size_t i) {
-            vortons_.densityGradient[i] = densityGradientGrid_.interpolate(vortons_.position[i]);
-        }, 2048);
+        parallelForEach(
+            0, vortons_.size(),
+            [&](size_t i) { vortons_.densityGradient[i] = densityGradientGrid_.interpolate(vortons_.position[i]); },
+            2048);
     }
     // Tracers colour by the density deviation where they are.
-    parallelForEach(0, tracers_.size(), [&](size_t i) {
-        tracers_.density[i] = densityGrid_.interpolate(tracers_.position[i]);
-    }, 4096);
+    parallelForEach(
+        0, tracers_.size(), [&](size_t i) { tracers_.density[i] = densityGrid_.interpolate(tracers_.position[i]); },
+        4096);
 }
 
 void Simulation::differentiateDensityGrid() const {
@@ -514,12 +565,15 @@ const UniformGrid<float>& Simulation::buoyancyDensityGrid() const {
     UniformGrid<float>& g = work_->gradientSource;
     g.reset(gridShape_, 0.0f);
     constexpr float kBare = 0.25f, kCovered = 0.75f;  // coverage ramp ends
-    parallelForEach(0, g.size(), [&](size_t k) {
-        const float covered = work_->coverage[k];
-        if (covered <= 0.0f) return;
-        const float t = std::clamp((covered - kBare) / (kCovered - kBare), 0.0f, 1.0f);
-        g[k] = densityGrid_[k] / covered * (t * t * (3.0f - 2.0f * t));
-    }, 4096);
+    parallelForEach(
+        0, g.size(),
+        [&](size_t k) {
+            const float covered = work_->coverage[k];
+            if (covered <= 0.0f) return;
+            const float t = std::clamp((covered - kBare) / (kCovered - kBare), 0.0f, 1.0f);
+            g[k] = densityGrid_[k] / covered * (t * t * (3.0f - 2.0f * t));
+        },
+        4096);
     keepDepositedMass(g);
     return g;
 }
@@ -532,17 +586,21 @@ void Simulation::keepDepositedMass(UniformGrid<float>& field) const {
     struct Sums {
         double rawHeavy = 0.0, rawLight = 0.0, heavy = 0.0, light = 0.0;
     };
-    const Sums sums = deterministicReduce<Sums>(field.size(), Sums{}, [&](size_t b, size_t e) {
-        Sums s;
-        for (size_t k = b; k < e; ++k) {
-            const double raw = densityGrid_[k], value = field[k];
-            (raw > 0.0 ? s.rawHeavy : s.rawLight) += raw;
-            (value > 0.0 ? s.heavy : s.light) += value;
-        }
-        return s;
-    }, [](Sums a, const Sums& c) {
-        return Sums{a.rawHeavy + c.rawHeavy, a.rawLight + c.rawLight, a.heavy + c.heavy, a.light + c.light};
-    }, 16384);
+    const Sums sums = deterministicReduce<Sums>(
+        field.size(), Sums{},
+        [&](size_t b, size_t e) {
+            Sums s;
+            for (size_t k = b; k < e; ++k) {
+                const double raw = densityGrid_[k], value = field[k];
+                (raw > 0.0 ? s.rawHeavy : s.rawLight) += raw;
+                (value > 0.0 ? s.heavy : s.light) += value;
+            }
+            return s;
+        },
+        [](Sums a, const Sums& c) {
+            return Sums{a.rawHeavy + c.rawHeavy, a.rawLight + c.rawLight, a.heavy + c.heavy, a.light + c.light};
+        },
+        16384);
     // Where most of a part's mass sits on barely covered points (a few scattered vortons) the
     // ramp removes most of it; scaling the rest up would pile it onto those points, so such a
     // part is left as the ramp made it.
@@ -552,7 +610,8 @@ void Simulation::keepDepositedMass(UniformGrid<float>& field) const {
     };
     const float heavyScale = restoring(sums.rawHeavy, sums.heavy);
     const float lightScale = restoring(sums.rawLight, sums.light);
-    parallelForEach(0, field.size(), [&](size_t k) { field[k] *= field[k] > 0.0f ? heavyScale : lightScale; }, 8192);
+    parallelForEach(
+        0, field.size(), [&](size_t k) { field[k] *= field[k] > 0.0f ? heavyScale : lightScale; }, 8192);
 }
 
 const UniformGrid<vec3>& Simulation::densityGradientGrid() const {
@@ -580,9 +639,9 @@ void Simulation::generateBaroclinicVorticity(float dt) {
         return;
     }
     const float scale = dt / fluid_.ambientDensity;
-    parallelForEach(0, vortons_.size(), [&](size_t i) {
-        vortons_.vorticity[i] += scale * glm::cross(vortons_.densityGradient[i], g);
-    }, 2048);
+    parallelForEach(
+        0, vortons_.size(),
+        [&](size_t i) { vortons_.vorticity[i] += scale * glm::cross(vortons_.densityGradient[i], g); }, 2048);
 }
 
 // --- 5. viscous diffusion ---------------------------------------------------------------------
@@ -596,13 +655,17 @@ void Simulation::diffuse(float dt) {
         // |S| = sqrt(2 S:S)) drains it there instead of letting stretching pile it up at h.
         eddy.resize(vortons_.size());
         const float c2 = fluid_.subgridCoefficient * fluid_.subgridCoefficient;
-        parallelForEach(0, vortons_.size(), [&](size_t i) {
-            const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
-            const mat3 strain = 0.5f * (j + glm::transpose(j));
-            const float ss = glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) + glm::dot(strain[2], strain[2]);
-            const float h = vortons_.spacing(i);
-            eddy[i] = c2 * h * h * std::sqrt(2.0f * ss);
-        }, 2048);
+        parallelForEach(
+            0, vortons_.size(),
+            [&](size_t i) {
+                const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
+                const mat3 strain = 0.5f * (j + glm::transpose(j));
+                const float ss =
+                    glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) + glm::dot(strain[2], strain[2]);
+                const float h = vortons_.spacing(i);
+                eddy[i] = c2 * h * h * std::sqrt(2.0f * ss);
+            },
+            2048);
     }
     work_->pse.apply(vortons_, fluid_.viscosity, dt, eddy);
 }
@@ -645,7 +708,8 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
         sph.update(vortons_, fluid_);
         std::vector<vec3> correction;
         sph.vorticity(vortons_, correction);
-        parallelForEach(0, vortons_.size(), [&](size_t i) { vortons_.vorticity[i] += correction[i]; }, 4096);
+        parallelForEach(
+            0, vortons_.size(), [&](size_t i) { vortons_.vorticity[i] += correction[i]; }, 4096);
     }
     const bool vortexVelocity = method.vortexVelocity();
     const bool sphVelocity = method.sphPressure() || leavingHybrid;
@@ -659,25 +723,31 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
         const bool twoStep = fluid_.adamsBashforth && history.tracerVelocity.size() == tracers_.size();
         const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
         history.tracerVelocity.resize(tracers_.size());
-        parallelForEachStable(0, tracers_.size(), [&](size_t i) {
-            const vec3 x = tracers_.position[i];
-            const vec3 v = stepVelocity(u, x, dt, w, history.tracerVelocity[i]);
-            tracers_.velocity[i] = v;
-            tracers_.position[i] = x + dt * v;
-        }, 4096);
+        parallelForEachStable(
+            0, tracers_.size(),
+            [&](size_t i) {
+                const vec3 x = tracers_.position[i];
+                const vec3 v = stepVelocity(u, x, dt, w, history.tracerVelocity[i]);
+                tracers_.velocity[i] = v;
+                tracers_.position[i] = x + dt * v;
+            },
+            4096);
     }
     const bool twoStep = fluid_.adamsBashforth && history.vortonVelocity.size() == vortons_.size();
     const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
     history.vortonVelocity.resize(vortons_.size());
-    parallelForEachStable(0, vortons_.size(), [&](size_t i) {
-        const vec3 x = vortons_.position[i];
-        vec3 v(0.0f);
-        if (vortexVelocity)
-            v = stepVelocity(u, x, dt, movedByWall(vortons_, i) ? StepWeights{} : w, history.vortonVelocity[i]);
-        if (sphVelocity) v += vortons_.sphVelocity[i];
-        vortons_.velocity[i] = v;
-        vortons_.position[i] = x + dt * v;
-    }, 2048);
+    parallelForEachStable(
+        0, vortons_.size(),
+        [&](size_t i) {
+            const vec3 x = vortons_.position[i];
+            vec3 v(0.0f);
+            if (vortexVelocity)
+                v = stepVelocity(u, x, dt, movedByWall(vortons_, i) ? StepWeights{} : w, history.vortonVelocity[i]);
+            if (sphVelocity) v += vortons_.sphVelocity[i];
+            vortons_.velocity[i] = v;
+            vortons_.position[i] = x + dt * v;
+        },
+        2048);
     if (!vortexVelocity) history.vortonVelocity.clear();  // nothing recorded: no past to use later
     history.dt = dt;
 }
@@ -703,27 +773,35 @@ Diagnostics Simulation::diagnostics() const {
     // right after a remesh), which would make the measure jump with the integrator.
     std::vector<vec3> induced;
     if (!vortons_.position.empty()) velocityAtPoints(vortons_.position, induced);
-    Sums s = deterministicReduce<Sums>(vortons_.size(), Sums{}, [&](size_t b, size_t e) {
-        Sums r;
-        for (size_t i = b; i < e; ++i) {
-            const double volume = vortons_.volume(i);
-            const dvec3 x(vortons_.position[i]);
-            const dvec3 strength = dvec3(vortons_.vorticity[i]) * volume;
-            const dvec3 u(vortons_.velocity[i]);
-            r.energy += 0.5 * glm::dot(u, u) * (rho0 + vortons_.density[i]) * volume;
-            r.fieldEnergy += rho0 * glm::dot(dvec3(induced[i]), glm::cross(x, strength));
-            r.massParticles += double(vortons_.density[i]) * volume;
-            r.maxSpeed = std::max(r.maxSpeed, glm::length(u));
-            r.circulation += strength;
-            r.linear += 0.5 * glm::cross(x, strength);
-            r.angular += (1.0 / 3.0) * glm::cross(x, glm::cross(x, strength));
-        }
-        return r;
-    }, [](Sums a, const Sums& c) {
-        a.energy += c.energy; a.fieldEnergy += c.fieldEnergy; a.massParticles += c.massParticles; a.maxSpeed = std::max(a.maxSpeed, c.maxSpeed);
-        a.circulation += c.circulation; a.linear += c.linear; a.angular += c.angular;
-        return a;
-    });
+    Sums s = deterministicReduce<Sums>(
+        vortons_.size(), Sums{},
+        [&](size_t b, size_t e) {
+            Sums r;
+            for (size_t i = b; i < e; ++i) {
+                const double volume = vortons_.volume(i);
+                const dvec3 x(vortons_.position[i]);
+                const dvec3 strength = dvec3(vortons_.vorticity[i]) * volume;
+                const dvec3 u(vortons_.velocity[i]);
+                r.energy += 0.5 * glm::dot(u, u) * (rho0 + vortons_.density[i]) * volume;
+                r.fieldEnergy += rho0 * glm::dot(dvec3(induced[i]), glm::cross(x, strength));
+                r.massParticles += double(vortons_.density[i]) * volume;
+                r.maxSpeed = std::max(r.maxSpeed, glm::length(u));
+                r.circulation += strength;
+                r.linear += 0.5 * glm::cross(x, strength);
+                r.angular += (1.0 / 3.0) * glm::cross(x, glm::cross(x, strength));
+            }
+            return r;
+        },
+        [](Sums a, const Sums& c) {
+            a.energy += c.energy;
+            a.fieldEnergy += c.fieldEnergy;
+            a.massParticles += c.massParticles;
+            a.maxSpeed = std::max(a.maxSpeed, c.maxSpeed);
+            a.circulation += c.circulation;
+            a.linear += c.linear;
+            a.angular += c.angular;
+            return a;
+        });
     Diagnostics d;
     d.kineticEnergy = s.energy;
     d.fieldEnergy = s.fieldEnergy;

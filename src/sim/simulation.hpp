@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-
 namespace vfx {
 
 class FluidMethodStep;
@@ -43,18 +42,18 @@ public:
 
 // Conserved quantities and totals (double precision, deterministic order).
 struct Diagnostics {
-    double kineticEnergy = 0.0;   // 0.5 * sum |u|^2 (rho0 + rho') V over vortons
+    double kineticEnergy = 0.0;  // 0.5 * sum |u|^2 (rho0 + rho') V over vortons
     // Kinetic energy of the whole unbounded flow the vorticity induces, rho0 * sum u . (x x omega) V
     // (the vorticity form of 1/2 integral |u|^2 over all space, fluid at rest far away), with u
     // solved at the vortons now: unlike the sum over vortons it does not depend on where
     // particles happen to sit, nor on how the last step blended velocities.
     double fieldEnergy = 0.0;
-    dvec3 circulation{0.0};       // sum omega V
-    dvec3 linearImpulse{0.0};     // 0.5 * sum x x omega V
-    dvec3 angularImpulse{0.0};    // 1/3 * sum x x (x x omega V)
-    double massParticles = 0.0;   // sum rho' V over vortons
-    double massGrid = 0.0;        // sum of the density-deviation grid times cell volume
-    double maxSpeed = 0.0;        // over vortons
+    dvec3 circulation{0.0};      // sum omega V
+    dvec3 linearImpulse{0.0};    // 0.5 * sum x x omega V
+    dvec3 angularImpulse{0.0};   // 1/3 * sum x x (x x omega V)
+    double massParticles = 0.0;  // sum rho' V over vortons
+    double massGrid = 0.0;       // sum of the density-deviation grid times cell volume
+    double maxSpeed = 0.0;       // over vortons
 };
 
 class Simulation {
@@ -110,7 +109,8 @@ public:
     void velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const;
 
 private:
-    template <typename F> void runPhase(Phase phase, F&& body);
+    template <typename F>
+    void runPhase(Phase phase, F&& body);
     void checkFinite(Phase phase) const;
     void substep(float dt);
     int substepsFor(float remaining, int taken) const;
@@ -143,26 +143,26 @@ private:
     UniformGrid<float> densityGrid_;
     mutable UniformGrid<vec3> densityGradientGrid_;
     mutable bool densityGradientGridStale_ = false;
-    CellPartition partition_;          // vortons by velocity-grid cell
+    CellPartition partition_;  // vortons by velocity-grid cell
     WallFields walls_;
 
     PhaseTimers timers_;
     double lastStepMs_ = 0.0;
     long stepCount_ = 0;
     double time_ = 0.0;
-    double substepTime_ = 0.0;         // time at the start of the running sub-step
+    double substepTime_ = 0.0;  // time at the start of the running sub-step
     int lastSubsteps_ = 0;
-    long substepCount_ = 0;            // sub-steps since reset(): SPH method history is kept per sub-step
+    long substepCount_ = 0;  // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
-    float strainSinceRemesh_ = 0.0f;   // integral of max|S| dt since the last remesh
-    float remeshSpacing_ = 0.0f;       // lattice spacing, set at the first remesh
-    size_t remeshBaseCount_ = 0;       // vortons before the first remesh (the budget's unit)
-    float maxGridSpeed_ = 0.0f;        // of the last velocity solve, m/s
-    float maxGridStrain_ = 0.0f;       // Frobenius norm of grad u, 1/s
-    float maxGridStrainRate_ = 0.0f;   // Frobenius norm of its symmetric part S, 1/s
+    float strainSinceRemesh_ = 0.0f;  // integral of max|S| dt since the last remesh
+    float remeshSpacing_ = 0.0f;      // lattice spacing, set at the first remesh
+    size_t remeshBaseCount_ = 0;      // vortons before the first remesh (the budget's unit)
+    float maxGridSpeed_ = 0.0f;       // of the last velocity solve, m/s
+    float maxGridStrain_ = 0.0f;      // Frobenius norm of grad u, 1/s
+    float maxGridStrainRate_ = 0.0f;  // Frobenius norm of its symmetric part S, 1/s
     int threads_ = 0;
     std::unique_ptr<tbb::task_arena> arena_;
-    struct Workspace;                  // solver scratch (tree, SPH, PSE buffers)
+    struct Workspace;  // solver scratch (tree, SPH, PSE buffers)
     std::unique_ptr<Workspace> work_;
 };
 

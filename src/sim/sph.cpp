@@ -120,14 +120,17 @@ void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>&
     // share on the fluid side of the walls (wallShare, see computeWallKernelShare).
     std::vector<float> deviation = padded(n), canonicalWeight = padded(n);
     std::vector<uint8_t> nearWall(n);
-    parallelForEachStable(0, n, [&](size_t k) {
-        const uint32_t i = order[k];
-        const float proximity = i < wallProximity.size() ? wallProximity[i] : 1e30f;
-        const float share = i < wallShare.size() ? wallShare[i] : 1.0f;
-        deviation[k] = vortons.density[i];
-        nearWall[k] = proximity < h;
-        canonicalWeight[k] = vortons.density[i] * share / sortedNumberDensity_[k];
-    }, 4096);
+    parallelForEachStable(
+        0, n,
+        [&](size_t k) {
+            const uint32_t i = order[k];
+            const float proximity = i < wallProximity.size() ? wallProximity[i] : 1e30f;
+            const float share = i < wallShare.size() ? wallShare[i] : 1.0f;
+            deviation[k] = vortons.density[i];
+            nearWall[k] = proximity < h;
+            canonicalWeight[k] = vortons.density[i] * share / sortedNumberDensity_[k];
+        },
+        4096);
     const float gradNorm = -945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h);
     const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
     const float* D = deviation.data();
@@ -139,21 +142,25 @@ void SphFluid::densityGradient(const Vortons& vortons, const std::vector<float>&
             // Difference form: only density differences between neighbours count, so a
             // uniform fluid pressed against a wall (or at a free surface) has no gradient.
             const Lanes own = splat(D[k]);
-            g = sumVector(ranges, count, [&](size_t m) {
-                const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
-                const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
-                const Lanes s = (load(D + m) - own) * q * q;
-                return Lanes3{s * dx, s * dy, s * dz};
-            }) * (gradNorm / sortedNumberDensity_[k]);
+            g = sumVector(ranges, count,
+                          [&](size_t m) {
+                              const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
+                              const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+                              const Lanes s = (load(D + m) - own) * q * q;
+                              return Lanes3{s * dx, s * dy, s * dz};
+                          }) *
+                (gradNorm / sortedNumberDensity_[k]);
         } else {
             // Canonical form: each neighbour's deviation weighted by its volume 1 / n_j; sees
             // the edge of a drop with no ambient particles around it.
-            g = sumVector(ranges, count, [&](size_t m) {
-                const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
-                const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
-                const Lanes s = load(C + m) * q * q;
-                return Lanes3{s * dx, s * dy, s * dz};
-            }) * gradNorm;
+            g = sumVector(ranges, count,
+                          [&](size_t m) {
+                              const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
+                              const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+                              const Lanes s = load(C + m) * q * q;
+                              return Lanes3{s * dx, s * dy, s * dz};
+                          }) *
+                gradNorm;
         }
         out[order[k]] = g;
     });
@@ -178,7 +185,8 @@ void SphFluid::addBaroclinicVorticity(Vortons& vortons, const std::vector<float>
     const float gradNorm = -945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h);
     const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
     std::vector<float> volume(n);
-    parallelForEachStable(0, n, [&](size_t k) { volume[k] = vortons.volume(order[k]); }, 4096);
+    parallelForEachStable(
+        0, n, [&](size_t k) { volume[k] = vortons.volume(order[k]); }, 4096);
     // phi_km for a candidate m of particle k (0 beyond the support and for k itself).
     auto forEachNeighbour = [&](size_t k, const Ranges& ranges, int count, auto&& visit) {
         for (int r = 0; r < count; ++r)
@@ -198,8 +206,8 @@ void SphFluid::addBaroclinicVorticity(Vortons& vortons, const std::vector<float>
         });
         const float trace = b[0][0] + b[1][1] + b[2][2];
         // An isolated vorton (no neighbour, B = 0) has no interface to share.
-        weighted[k] = trace > 1e-6f ? glm::inverse(b + mat3(1e-4f * trace)) * (vortons.density[order[k]] * force)
-                                    : vec3(0.0f);
+        weighted[k] =
+            trace > 1e-6f ? glm::inverse(b + mat3(1e-4f * trace)) * (vortons.density[order[k]] * force) : vec3(0.0f);
     });
     search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
         const uint32_t i = order[k];
@@ -248,10 +256,13 @@ std::vector<float> SphFluid::sortedEffectiveNumberDensity(const std::vector<floa
     // there, so cohesion does not peel it off the walls and the ambient drag does not act on it.
     const std::vector<uint32_t>& order = search_.order();
     std::vector<float> effective(search_.size());
-    parallelForEachStable(0, search_.size(), [&](size_t k) {
-        const uint32_t i = order[k];
-        effective[k] = sortedNumberDensity_[k] / (i < wallShare.size() ? wallShare[i] : 1.0f);
-    }, 4096);
+    parallelForEachStable(
+        0, search_.size(),
+        [&](size_t k) {
+            const uint32_t i = order[k];
+            effective[k] = sortedNumberDensity_[k] / (i < wallShare.size() ? wallShare[i] : 1.0f);
+        },
+        4096);
     return effective;
 }
 
@@ -259,10 +270,13 @@ std::vector<float> SphFluid::sortedPressureOverN(const FluidParams& fluid, const
     requireValidParams(fluid);
     const float n0 = restNumberDensity(fluid);
     std::vector<float> pressureOverN = padded(search_.size());  // (p / rho) / n in partition order
-    parallelForEachStable(0, search_.size(), [&](size_t k) {
-        const float nk = effectiveN[k];
-        pressureOverN[k] = specificPressure(nk, n0, fluid.sphStiffness, fluid.sphCohesion) / nk;
-    }, 4096);
+    parallelForEachStable(
+        0, search_.size(),
+        [&](size_t k) {
+            const float nk = effectiveN[k];
+            pressureOverN[k] = specificPressure(nk, n0, fluid.sphStiffness, fluid.sphCohesion) / nk;
+        },
+        4096);
     return pressureOverN;
 }
 
@@ -292,9 +306,8 @@ void SphFluid::acceleration(const Vortons& vortons, const FluidParams& fluid, co
     const float n0 = restNumberDensity(fluid);
     const float ambientRate = viscosity(fluid, dt) * 15.0f / (h_ * h_);
     const std::vector<uint32_t>& order = search_.order();
-    parallelForEachStable(0, n, [&](size_t k) {
-        dragRate_[order[k]] = ambientRate * std::max(0.0f, 1.0f - effectiveN[k] / n0);
-    }, 4096);
+    parallelForEachStable(
+        0, n, [&](size_t k) { dragRate_[order[k]] = ambientRate * std::max(0.0f, 1.0f - effectiveN[k] / n0); }, 4096);
 }
 
 void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& effectiveN,
@@ -305,17 +318,20 @@ void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& flui
     const std::vector<float> pressureOverN = sortedPressureOverN(fluid, effectiveN);
     // Velocity by component and 1 / n in partition order (zero velocity without viscosity).
     std::vector<float> vx = padded(n), vy = padded(n), vz = padded(n), volume = padded(n);
-    parallelForEachStable(0, n, [&](size_t k) {
-        if (velocities) {
-            const vec3 v = (*velocities)[order[k]];
-            vx[k] = v.x;
-            vy[k] = v.y;
-            vz[k] = v.z;
-        }
-        volume[k] = 1.0f / sortedNumberDensity_[k];
-    }, 4096);
+    parallelForEachStable(
+        0, n,
+        [&](size_t k) {
+            if (velocities) {
+                const vec3 v = (*velocities)[order[k]];
+                vx[k] = v.x;
+                vy[k] = v.y;
+                vz[k] = v.z;
+            }
+            volume[k] = 1.0f / sortedNumberDensity_[k];
+        },
+        4096);
     const float h = h_, h2 = h * h, h3 = h2 * h;
-    const float spikyNorm = -45.0f / (kPi * h3 * h3);        // spiky gradient: norm (h - r)^2 / r * rij
+    const float spikyNorm = -45.0f / (kPi * h3 * h3);          // spiky gradient: norm (h - r)^2 / r * rij
     const float laplacianNorm = nu * 45.0f / (kPi * h3 * h3);  // nu * viscosity Laplacian: norm (h - r)
     const Lanes tiny = splat(1e-6f * h);
     const float s0 = std::min(fluid.sphRestSpacing, h);
@@ -335,8 +351,8 @@ void SphFluid::accelerationTerms(const Vortons& vortons, const FluidParams& flui
             const Lanes dist = sqrtLanes(r2);
             const Lanes gap = positive(h - dist);
             const Lanes core = positive(s0 - dist);
-            const Lanes push = (coreNorm * core * core - (pk + load(P + m)) * spikyNorm * gap * gap) /
-                               (dist > tiny ? dist : tiny);
+            const Lanes push =
+                (coreNorm * core * core - (pk + load(P + m)) * spikyNorm * gap * gap) / (dist > tiny ? dist : tiny);
             const Lanes drag = laplacianNorm * gap * load(V + m);
             return Lanes3{push * dx + drag * (load(VX + m) - vxk), push * dy + drag * (load(VY + m) - vyk),
                           push * dz + drag * (load(VZ + m) - vzk)};
@@ -351,12 +367,15 @@ void SphFluid::vorticity(const Vortons& vortons, std::vector<vec3>& out) const {
     out.resize(n);
     const std::vector<uint32_t>& order = search_.order();
     std::vector<float> wx = padded(n), wy = padded(n), wz = padded(n);  // v_j / n_j by component, partition order
-    parallelForEachStable(0, n, [&](size_t k) {
-        const vec3 w = vortons.sphVelocity[order[k]] / sortedNumberDensity_[k];
-        wx[k] = w.x;
-        wy[k] = w.y;
-        wz[k] = w.z;
-    }, 4096);
+    parallelForEachStable(
+        0, n,
+        [&](size_t k) {
+            const vec3 w = vortons.sphVelocity[order[k]] / sortedNumberDensity_[k];
+            wx[k] = w.x;
+            wy[k] = w.y;
+            wz[k] = w.z;
+        },
+        4096);
     const float h = h_, h2 = h * h;
     const float gradNorm = -945.0f / (32.0f * kPi * h2 * h2 * h2 * h2 * h);
     const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
@@ -364,13 +383,14 @@ void SphFluid::vorticity(const Vortons& vortons, std::vector<vec3>& out) const {
     search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
         const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
         // sum_j gradW_ij x (v_j / n_j), gradW_ij = gradNorm q^2 (x_i - x_j).
-        out[order[k]] = gradNorm * sumVector(ranges, count, [&](size_t m) {
-            const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
-            const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
-            const Lanes s = q * q;
-            const Lanes wxm = load(WX + m), wym = load(WY + m), wzm = load(WZ + m);
-            return Lanes3{s * (dy * wzm - dz * wym), s * (dz * wxm - dx * wzm), s * (dx * wym - dy * wxm)};
-        });
+        out[order[k]] =
+            gradNorm * sumVector(ranges, count, [&](size_t m) {
+                const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
+                const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+                const Lanes s = q * q;
+                const Lanes wxm = load(WX + m), wym = load(WY + m), wzm = load(WZ + m);
+                return Lanes3{s * (dy * wzm - dz * wym), s * (dz * wxm - dx * wzm), s * (dx * wym - dy * wxm)};
+            });
     });
 }
 
@@ -381,13 +401,16 @@ void SphFluid::interpolateToGrid(const Vortons& vortons, const GridShape& shape)
     if (n == 0) return;
     const std::vector<uint32_t>& order = search_.order();
     std::vector<float> vx = padded(n), vy = padded(n), vz = padded(n), volume = padded(n);  // partition order
-    parallelForEachStable(0, n, [&](size_t k) {
-        const vec3 v = vortons.sphVelocity[order[k]];
-        vx[k] = v.x;
-        vy[k] = v.y;
-        vz[k] = v.z;
-        volume[k] = 1.0f / sortedNumberDensity_[k];
-    }, 4096);
+    parallelForEachStable(
+        0, n,
+        [&](size_t k) {
+            const vec3 v = vortons.sphVelocity[order[k]];
+            vx[k] = v.x;
+            vy[k] = v.y;
+            vz[k] = v.z;
+            volume[k] = 1.0f / sortedNumberDensity_[k];
+        },
+        4096);
     const GridShape& cells = search_.partition().shape();
     const float h = h_, h2 = h * h;
     const float norm = sphKernel(0.0f, h) / (h2 * h2 * h2);
@@ -395,26 +418,29 @@ void SphFluid::interpolateToGrid(const Vortons& vortons, const GridShape& shape)
     const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
     const float *VX = vx.data(), *VY = vy.data(), *VZ = vz.data(), *V = volume.data();
     const ivec3 p = shape.points;
-    parallelForEachStable(0, size_t(p.y) * size_t(p.z), [&](size_t row) {
-        const int y = int(row % size_t(p.y)), z = int(row / size_t(p.y));
-        Ranges ranges;
-        for (int x = 0; x < p.x; ++x) {
-            const vec3 point = shape.pointPosition(x, y, z);
-            if (glm::any(glm::lessThan(point, lo)) || glm::any(glm::greaterThan(point, hi))) continue;
-            const int count = search_.candidateRanges(point, ranges);
-            const Lanes px = splat(point.x), py = splat(point.y), pz = splat(point.z);
-            auto weightOf = [&](size_t m) {
-                const Lanes dx = px - load(X + m), dy = py - load(Y + m), dz = pz - load(Z + m);
-                const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
-                return norm * q * q * q * load(V + m);
-            };
-            gridVelocity_.at(x, y, z) = sumVector(ranges, count, [&](size_t m) {
-                const Lanes w = weightOf(m);
-                return Lanes3{w * load(VX + m), w * load(VY + m), w * load(VZ + m)};
-            });
-            gridWeight_.at(x, y, z) = sumScalar(ranges, count, weightOf);
-        }
-    }, 1);
+    parallelForEachStable(
+        0, size_t(p.y) * size_t(p.z),
+        [&](size_t row) {
+            const int y = int(row % size_t(p.y)), z = int(row / size_t(p.y));
+            Ranges ranges;
+            for (int x = 0; x < p.x; ++x) {
+                const vec3 point = shape.pointPosition(x, y, z);
+                if (glm::any(glm::lessThan(point, lo)) || glm::any(glm::greaterThan(point, hi))) continue;
+                const int count = search_.candidateRanges(point, ranges);
+                const Lanes px = splat(point.x), py = splat(point.y), pz = splat(point.z);
+                auto weightOf = [&](size_t m) {
+                    const Lanes dx = px - load(X + m), dy = py - load(Y + m), dz = pz - load(Z + m);
+                    const Lanes q = positive(h2 - (dx * dx + dy * dy + dz * dz));
+                    return norm * q * q * q * load(V + m);
+                };
+                gridVelocity_.at(x, y, z) = sumVector(ranges, count, [&](size_t m) {
+                    const Lanes w = weightOf(m);
+                    return Lanes3{w * load(VX + m), w * load(VY + m), w * load(VZ + m)};
+                });
+                gridWeight_.at(x, y, z) = sumScalar(ranges, count, weightOf);
+            }
+        },
+        1);
 }
 
 // --- time integration, method switches, tracers ---------------------------------------------------
@@ -431,34 +457,41 @@ inline vec3 midpointVelocity(const UniformGrid<vec3>& u, const vec3& x, float dt
 void SphFluid::carryVelocityAcrossSwitch(Vortons& vortons, FluidMethod previous, FluidMethod current,
                                          const UniformGrid<vec3>& vortexVelocity, float dt) const {
     if (previous == current || current == FluidMethod::Vpm) return;
-    parallelForEachStable(0, vortons.size(), [&](size_t i) {
-        vec3& v = vortons.sphVelocity[i];
-        const vec3 vortex = midpointVelocity(vortexVelocity, vortons.position[i], dt);
-        if (current == FluidMethod::Sph) v = previous == FluidMethod::Hybrid ? v + vortex : vortex;
-        else v = previous == FluidMethod::Sph ? v - vortex : vec3(0.0f);
-    }, 2048);
+    parallelForEachStable(
+        0, vortons.size(),
+        [&](size_t i) {
+            vec3& v = vortons.sphVelocity[i];
+            const vec3 vortex = midpointVelocity(vortexVelocity, vortons.position[i], dt);
+            if (current == FluidMethod::Sph)
+                v = previous == FluidMethod::Hybrid ? v + vortex : vortex;
+            else
+                v = previous == FluidMethod::Sph ? v - vortex : vec3(0.0f);
+        },
+        2048);
 }
 
 void SphFluid::integrate(Vortons& vortons, const vec3& reducedGravity, float dt) const {
     if (dragRate_.size() != vortons.size()) throw std::logic_error("SphFluid::integrate before acceleration");
     const bool collided = vortons.hitWall.size() == vortons.size();
-    parallelForEachStable(0, vortons.size(), [&](size_t i) {
-        vec3& a = vortons.sphAcceleration[i];
-        a += vortons.density[i] * reducedGravity;
-        // Ambient drag implicitly (stable for any rate): v' = v + dt (a - rate v').
-        vec3 v = (vortons.sphVelocity[i] + dt * a) / (1.0f + dt * dragRate_[i]);
-        // A vorton that hit a wall in the last collision phase sits on it: do not let SPH
-        // velocity carry it back into the wall (the collision only reset its total velocity).
-        if (collided && vortons.hitWall[i]) {
-            const vec3 n = vortons.hitNormal[i];  // into the fluid
-            v -= std::min(glm::dot(v, n), 0.0f) * n;
-        }
-        vortons.sphVelocity[i] = v;
-    }, 2048);
+    parallelForEachStable(
+        0, vortons.size(),
+        [&](size_t i) {
+            vec3& a = vortons.sphAcceleration[i];
+            a += vortons.density[i] * reducedGravity;
+            // Ambient drag implicitly (stable for any rate): v' = v + dt (a - rate v').
+            vec3 v = (vortons.sphVelocity[i] + dt * a) / (1.0f + dt * dragRate_[i]);
+            // A vorton that hit a wall in the last collision phase sits on it: do not let SPH
+            // velocity carry it back into the wall (the collision only reset its total velocity).
+            if (collided && vortons.hitWall[i]) {
+                const vec3 n = vortons.hitNormal[i];  // into the fluid
+                v -= std::min(glm::dot(v, n), 0.0f) * n;
+            }
+            vortons.sphVelocity[i] = v;
+        },
+        2048);
 }
 
-void SphFluid::advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVelocity, bool hybrid,
-                             float dt) const {
+void SphFluid::advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVelocity, bool hybrid, float dt) const {
     const UniformGrid<vec3>& us = gridVelocity_;
     const UniformGrid<float>& weight = gridWeight_;
     // Normalised SPH velocity (Shepard: divided by the interpolation weight) so tracers near the
@@ -471,12 +504,15 @@ void SphFluid::advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVe
         const vec3 sphVelocity = w > 1e-6f ? us.interpolate(p) / w : vec3(0.0f);
         return (hybrid ? vortex : (1.0f - inside) * vortex) + inside * sphVelocity;
     };
-    parallelForEachStable(0, tracers.size(), [&](size_t i) {
-        const vec3 x = tracers.position[i];
-        const vec3 v = velocityAt(x + 0.5f * dt * velocityAt(x));
-        tracers.velocity[i] = v;
-        tracers.position[i] = x + dt * v;
-    }, 4096);
+    parallelForEachStable(
+        0, tracers.size(),
+        [&](size_t i) {
+            const vec3 x = tracers.position[i];
+            const vec3 v = velocityAt(x + 0.5f * dt * velocityAt(x));
+            tracers.velocity[i] = v;
+            tracers.position[i] = x + dt * v;
+        },
+        4096);
 }
 
 }  // namespace vfx

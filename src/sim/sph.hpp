@@ -63,8 +63,8 @@ public:
                               std::vector<vec3>& out) const;
     // Pressure plus artificial viscosity acting on sphVelocity: the SPH acceleration of a step.
     // Also sets each vorton's ambient drag rate, which integrate() applies.
-    void acceleration(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& wallShare,
-                      float dt, std::vector<vec3>& out);
+    void acceleration(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& wallShare, float dt,
+                      std::vector<vec3>& out);
     // Artificial kinematic viscosity nu = alpha c h, capped so explicit steps of dt stay stable.
     float viscosity(const FluidParams& fluid, float dt) const;
     // Vorticity of the sphVelocity field, canonical SPH curl sum_j gradW_ij x v_j / n_j. The
@@ -112,11 +112,11 @@ private:
     void accelerationTerms(const Vortons& vortons, const FluidParams& fluid, const std::vector<float>& effectiveN,
                            float nu, std::vector<vec3>& out, const std::vector<vec3>* velocities) const;
 
-    NeighbourSearch search_;                 // candidates within h, partition order
+    NeighbourSearch search_;  // candidates within h, partition order
     float h_ = 0.0f;
-    std::vector<float> sortedNumberDensity_; // n in partition order (padded)
-    std::vector<float> numberDensity_;       // n in vorton order
-    std::vector<float> dragRate_;            // ambient drag rate, 1/s, in vorton order
+    std::vector<float> sortedNumberDensity_;  // n in partition order (padded)
+    std::vector<float> numberDensity_;        // n in vorton order
+    std::vector<float> dragRate_;             // ambient drag rate, 1/s, in vorton order
     UniformGrid<vec3> gridVelocity_;
     UniformGrid<float> gridWeight_;
     mutable float cachedRestSpacing_ = -1.0f, cachedRestH_ = -1.0f, cachedRestDensity_ = 0.0f;

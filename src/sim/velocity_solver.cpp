@@ -13,11 +13,15 @@ void directVelocity(const Vortons& vortons, const std::vector<vec3>& points, std
     std::vector<vec3> alpha(n);
     for (size_t i = 0; i < n; ++i) alpha[i] = vortons.vorticity[i] * vortons.volume(i);
     out.assign(points.size(), vec3(0.0f));
-    parallelForEach(0, points.size(), [&](size_t p) {
-        vec3 u(0.0f);
-        for (size_t i = 0; i < n; ++i) u += vortonVelocity(points[p], vortons.position[i], alpha[i], vortons.radius[i]);
-        out[p] = u;
-    }, 16);
+    parallelForEach(
+        0, points.size(),
+        [&](size_t p) {
+            vec3 u(0.0f);
+            for (size_t i = 0; i < n; ++i)
+                u += vortonVelocity(points[p], vortons.position[i], alpha[i], vortons.radius[i]);
+            out[p] = u;
+        },
+        16);
 }
 
 namespace {
@@ -44,10 +48,13 @@ void sortKeysInParallel(std::vector<uint64_t>& keys) {
         std::sort(keys.begin(), keys.end());
         return;
     }
-    parallelForEach(0, kChunks, [&](size_t c) {
-        const size_t b = std::min(n, c * chunk), e = std::min(n, b + chunk);
-        std::sort(keys.begin() + long(b), keys.begin() + long(e));
-    }, 1);
+    parallelForEach(
+        0, kChunks,
+        [&](size_t c) {
+            const size_t b = std::min(n, c * chunk), e = std::min(n, b + chunk);
+            std::sort(keys.begin() + long(b), keys.begin() + long(e));
+        },
+        1);
     for (size_t width = chunk; width < n; width *= 2)
         for (size_t b = 0; b + width < n; b += 2 * width)
             std::inplace_merge(keys.begin() + long(b), keys.begin() + long(b + width),
@@ -74,32 +81,40 @@ void VortonTree::build(const Vortons& vortons) {
     const float scale = 1024.0f / side;
 
     std::vector<uint32_t> code(n);
-    parallelForEach(0, n, [&](size_t i) {
-        const vec3 q = (vortons.position[i] - lo) * scale;
-        const uint32_t x = uint32_t(std::clamp(q.x, 0.0f, 1023.0f));
-        const uint32_t y = uint32_t(std::clamp(q.y, 0.0f, 1023.0f));
-        const uint32_t z = uint32_t(std::clamp(q.z, 0.0f, 1023.0f));
-        code[i] = spreadBits(x) | (spreadBits(y) << 1) | (spreadBits(z) << 2);
-    }, 4096);
+    parallelForEach(
+        0, n,
+        [&](size_t i) {
+            const vec3 q = (vortons.position[i] - lo) * scale;
+            const uint32_t x = uint32_t(std::clamp(q.x, 0.0f, 1023.0f));
+            const uint32_t y = uint32_t(std::clamp(q.y, 0.0f, 1023.0f));
+            const uint32_t z = uint32_t(std::clamp(q.z, 0.0f, 1023.0f));
+            code[i] = spreadBits(x) | (spreadBits(y) << 1) | (spreadBits(z) << 2);
+        },
+        4096);
     // Sorting (code, index) pairs: keys are unique, so the order is the same for any thread count.
     std::vector<uint64_t> keys(n);
-    parallelForEach(0, n, [&](size_t i) { keys[i] = (uint64_t(code[i]) << 32) | uint64_t(i); }, 4096);
+    parallelForEach(
+        0, n, [&](size_t i) { keys[i] = (uint64_t(code[i]) << 32) | uint64_t(i); }, 4096);
     sortKeysInParallel(keys);
     std::vector<uint32_t> sortedCode(n);
-    parallelForEach(0, n, [&](size_t k) {
-        const uint32_t i = uint32_t(keys[k] & 0xffffffffu);
-        order_[k] = i;
-        pos_[k] = vortons.position[i];
-        alpha_[k] = vortons.vorticity[i] * vortons.volume(i);
-        sigma_[k] = vortons.radius[i];
-        sortedCode[k] = uint32_t(keys[k] >> 32);
-    }, 4096);
+    parallelForEach(
+        0, n,
+        [&](size_t k) {
+            const uint32_t i = uint32_t(keys[k] & 0xffffffffu);
+            order_[k] = i;
+            pos_[k] = vortons.position[i];
+            alpha_[k] = vortons.vorticity[i] * vortons.volume(i);
+            sigma_[k] = vortons.radius[i];
+            sortedCode[k] = uint32_t(keys[k] >> 32);
+        },
+        4096);
     codes_ = std::move(sortedCode);
     nodes_.reserve(2 * n / kLeafSize + 16);
     nodes_.emplace_back();
     buildNode(0, 0, uint32_t(n), 0);
     // Moments of every node are independent of each other: compute them in parallel.
-    parallelForEach(0, nodes_.size(), [&](size_t k) { computeMoments(nodes_[k]); }, 16);
+    parallelForEach(
+        0, nodes_.size(), [&](size_t k) { computeMoments(nodes_[k]); }, 16);
 }
 
 uint32_t VortonTree::buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth) {
@@ -253,7 +268,8 @@ void VortonTree::collectInteractions(const vec3& centre, float radius, float the
     }
 }
 
-void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const {
+void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far,
+                               const std::vector<uint32_t>& near) const {
     using lanes::Lanes;
     using lanes::sqrtLanes;
     const Lanes tx = t.x, ty = t.y, tz = t.z;
@@ -303,42 +319,49 @@ void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far,
 
 void VortonTree::velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const {
     out.resize(points.size());
-    parallelForEach(0, points.size(), [&](size_t p) { out[p] = velocityAt(points[p], theta); }, 64);
+    parallelForEach(
+        0, points.size(), [&](size_t p) { out[p] = velocityAt(points[p], theta); }, 64);
 }
 
 void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, float theta) const {
     out.assign(shape.pointCount(), vec3(0.0f));
     if (nodes_.empty()) return;
     const ivec3 blocks = (shape.points + kBlockDims - ivec3(1)) / kBlockDims;
-    parallelForEach(0, size_t(blocks.x) * size_t(blocks.y) * size_t(blocks.z), [&](size_t b) {
-        const ivec3 first = kBlockDims * ivec3(int(b % size_t(blocks.x)), int((b / size_t(blocks.x)) % size_t(blocks.y)),
-                                               int(b / (size_t(blocks.x) * size_t(blocks.y))));
-        const ivec3 last = glm::min(first + kBlockDims, shape.points) - ivec3(1);
-        // Lanes of points outside the grid repeat the block's first point (results dropped).
-        TargetBlock block;
-        size_t lane = 0;
-        for (int z = first.z; z < first.z + kBlockDims.z; ++z)
-            for (int y = first.y; y < first.y + kBlockDims.y; ++y)
-                for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane) {
-                    const bool inside = x <= last.x && y <= last.y && z <= last.z;
-                    const vec3 p = inside ? shape.pointPosition(x, y, z) : shape.pointPosition(first.x, first.y, first.z);
-                    block.x[lane] = p.x;
-                    block.y[lane] = p.y;
-                    block.z[lane] = p.z;
-                }
-        const vec3 lo = shape.pointPosition(first.x, first.y, first.z), hi = shape.pointPosition(last.x, last.y, last.z);
-        const float radius = 0.5f * glm::length(hi - lo) * 1.0001f + 1e-7f;
-        std::vector<uint32_t> far, near;
-        collectInteractions(0.5f * (lo + hi), radius, theta, far, near);
-        evaluateBlock(block, far, near);
-        constexpr float inv4Pi = 1.0f / (4.0f * kPi);
-        lane = 0;
-        for (int z = first.z; z < first.z + kBlockDims.z; ++z)
-            for (int y = first.y; y < first.y + kBlockDims.y; ++y)
-                for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane)
-                    if (x <= last.x && y <= last.y && z <= last.z)
-                        out[shape.index(x, y, z)] = vec3(block.ux[lane], block.uy[lane], block.uz[lane]) * inv4Pi;
-    }, 1);
+    parallelForEach(
+        0, size_t(blocks.x) * size_t(blocks.y) * size_t(blocks.z),
+        [&](size_t b) {
+            const ivec3 first =
+                kBlockDims * ivec3(int(b % size_t(blocks.x)), int((b / size_t(blocks.x)) % size_t(blocks.y)),
+                                   int(b / (size_t(blocks.x) * size_t(blocks.y))));
+            const ivec3 last = glm::min(first + kBlockDims, shape.points) - ivec3(1);
+            // Lanes of points outside the grid repeat the block's first point (results dropped).
+            TargetBlock block;
+            size_t lane = 0;
+            for (int z = first.z; z < first.z + kBlockDims.z; ++z)
+                for (int y = first.y; y < first.y + kBlockDims.y; ++y)
+                    for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane) {
+                        const bool inside = x <= last.x && y <= last.y && z <= last.z;
+                        const vec3 p =
+                            inside ? shape.pointPosition(x, y, z) : shape.pointPosition(first.x, first.y, first.z);
+                        block.x[lane] = p.x;
+                        block.y[lane] = p.y;
+                        block.z[lane] = p.z;
+                    }
+            const vec3 lo = shape.pointPosition(first.x, first.y, first.z),
+                       hi = shape.pointPosition(last.x, last.y, last.z);
+            const float radius = 0.5f * glm::length(hi - lo) * 1.0001f + 1e-7f;
+            std::vector<uint32_t> far, near;
+            collectInteractions(0.5f * (lo + hi), radius, theta, far, near);
+            evaluateBlock(block, far, near);
+            constexpr float inv4Pi = 1.0f / (4.0f * kPi);
+            lane = 0;
+            for (int z = first.z; z < first.z + kBlockDims.z; ++z)
+                for (int y = first.y; y < first.y + kBlockDims.y; ++y)
+                    for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane)
+                        if (x <= last.x && y <= last.y && z <= last.z)
+                            out[shape.index(x, y, z)] = vec3(block.ux[lane], block.uy[lane], block.uz[lane]) * inv4Pi;
+        },
+        1);
 }
 
 }  // namespace vfx

@@ -37,15 +37,16 @@ public:
 
 private:
     struct Node {
-        vec3 centre{0.0f};        // expansion centre (|alpha|-weighted centroid)
-        float size = 0.0f;        // radius of the bounding sphere about centre
-        vec3 alpha{0.0f};         // sum omega V
-        mat3 dipole{0.0f};        // sum alpha_i (x_i - centre)^T  (column j = sum alpha d_j)
-        vec3 twist{0.0f};         // sum alpha_i x (x_i - centre)
-        mat3 quad[3]{mat3(0.0f), mat3(0.0f), mat3(0.0f)};  // quad[a] = sum alpha_i,a d_i d_i^T (glm does not zero by default)
-        vec3 quadTrace{0.0f};     // trace of each quad[a]
-        float maxSigma = 0.0f;    // largest core radius inside
-        uint32_t firstChild = 0;  // index of first child node, 0 if leaf
+        vec3 centre{0.0f};  // expansion centre (|alpha|-weighted centroid)
+        float size = 0.0f;  // radius of the bounding sphere about centre
+        vec3 alpha{0.0f};   // sum omega V
+        mat3 dipole{0.0f};  // sum alpha_i (x_i - centre)^T  (column j = sum alpha d_j)
+        vec3 twist{0.0f};   // sum alpha_i x (x_i - centre)
+        mat3 quad[3]{mat3(0.0f), mat3(0.0f),
+                     mat3(0.0f)};  // quad[a] = sum alpha_i,a d_i d_i^T (glm does not zero by default)
+        vec3 quadTrace{0.0f};      // trace of each quad[a]
+        float maxSigma = 0.0f;     // largest core radius inside
+        uint32_t firstChild = 0;   // index of first child node, 0 if leaf
         uint32_t childCount = 0;
         uint32_t begin = 0, end = 0;  // range of tree-ordered vortons inside
     };
@@ -60,8 +61,8 @@ private:
     static vec3 farField(const Node& node, const vec3& r, float dist2);
     std::vector<Node> nodes_;
     std::vector<uint32_t> order_;
-    std::vector<vec3> pos_;   // positions in tree order
-    std::vector<vec3> alpha_; // omega V in tree order
+    std::vector<vec3> pos_;    // positions in tree order
+    std::vector<vec3> alpha_;  // omega V in tree order
     std::vector<float> sigma_;
     std::vector<uint32_t> codes_;  // Morton codes in tree order
     static constexpr uint32_t kLeafSize = 8;

@@ -22,9 +22,7 @@ void tooltip(const char* text) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
-void copyString(char* buffer, size_t size, const std::string& text) {
-    std::snprintf(buffer, size, "%s", text.c_str());
-}
+void copyString(char* buffer, size_t size, const std::string& text) { std::snprintf(buffer, size, "%s", text.c_str()); }
 
 // In the working directory, not next to the preset, so saving never adds to scenes/ unasked.
 std::string defaultSavePath(const Scene& scene) {
@@ -37,22 +35,38 @@ std::string defaultSavePath(const Scene& scene) {
 
 const char* const* shortcutTable(int* rows) {
     static const char* const table[] = {
-        "Space", "play / pause",
-        "S", "single step (pauses)",
-        "R", "reset the scene (applies pending parameters)",
-        "F12 or P", "screenshot (vortonfx_<time>.png)",
-        "H or F1", "this help",
-        "F", "frame the scene",
-        "Home or C", "reset the view to the scene camera",
-        "V / T / G / B", "toggle vortons / tracers / gradient arrows / grid bounds",
-        "Tab", "hide or show the panels",
-        "Left drag", "orbit the camera",
-        "Right or middle drag, Shift+left", "pan",
-        "Wheel", "zoom",
-        "Left drag on a body", "grab and drag it through the fluid",
-        "Alt+left drag", "grab a container (kinematic bodies too)",
-        "Ctrl+left drag", "stir: push the fluid along the stroke",
-        "Ctrl+Q or Esc twice", "quit",
+        "Space",
+        "play / pause",
+        "S",
+        "single step (pauses)",
+        "R",
+        "reset the scene (applies pending parameters)",
+        "F12 or P",
+        "screenshot (vortonfx_<time>.png)",
+        "H or F1",
+        "this help",
+        "F",
+        "frame the scene",
+        "Home or C",
+        "reset the view to the scene camera",
+        "V / T / G / B",
+        "toggle vortons / tracers / gradient arrows / grid bounds",
+        "Tab",
+        "hide or show the panels",
+        "Left drag",
+        "orbit the camera",
+        "Right or middle drag, Shift+left",
+        "pan",
+        "Wheel",
+        "zoom",
+        "Left drag on a body",
+        "grab and drag it through the fluid",
+        "Alt+left drag",
+        "grab a container (kinematic bodies too)",
+        "Ctrl+left drag",
+        "stir: push the fluid along the stroke",
+        "Ctrl+Q or Esc twice",
+        "quit",
     };
     *rows = int(sizeof(table) / sizeof(table[0]) / 2);
     return table;
@@ -66,7 +80,8 @@ void DemoUi::draw(UiModel& m, UiRequests& r) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     float scale = ImGui::GetFontSize() / 13.0f;
     ImGui::SetNextWindowPos(vp->WorkPos, ImGuiCond_Always);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(280 * scale, vp->WorkSize.y), ImVec2(vp->WorkSize.x * 0.6f, vp->WorkSize.y));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(280 * scale, vp->WorkSize.y),
+                                        ImVec2(vp->WorkSize.x * 0.6f, vp->WorkSize.y));
     ImGui::SetNextWindowSize(ImVec2(400 * scale, vp->WorkSize.y), ImGuiCond_FirstUseEver);
     ImGui::Begin("vortonfx", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
     m.panelWidth = ImGui::GetWindowWidth();
@@ -99,15 +114,17 @@ void DemoUi::colourLegend(const UiModel& m) {
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - pad, vp->WorkPos.y + vp->WorkSize.y - pad),
                             ImGuiCond_Always, ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.45f);
-    ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
-                             ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                             ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
+                             ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
     if (!ImGui::Begin("##legend", nullptr, flags)) {
         ImGui::End();
         return;
     }
     // The same end colours as shaders/colormap.glsl.
     auto colour = [](float r, float g, float b) { return ImGui::GetColorU32(ImVec4(r, g, b, 1.0f)); };
-    const ImU32 light = colour(1.00f, 0.32f, 0.18f), neutral = colour(0.86f, 0.88f, 0.92f), heavy = colour(0.16f, 0.45f, 1.0f);
+    const ImU32 light = colour(1.00f, 0.32f, 0.18f), neutral = colour(0.86f, 0.88f, 0.92f),
+                heavy = colour(0.16f, 0.45f, 1.0f);
     const ImVec2 size(ImGui::GetFontSize() * 12.0f, ImGui::GetFontSize() * 0.7f);
     auto bar = [&](std::initializer_list<ImU32> stops) {
         ImVec2 p = ImGui::GetCursorScreenPos();
@@ -115,8 +132,9 @@ void DemoUi::colourLegend(const UiModel& m) {
         std::vector<ImU32> c(stops);
         float step = size.x / float(c.size() - 1);
         for (size_t i = 0; i + 1 < c.size(); ++i)
-            draw->AddRectFilledMultiColor(ImVec2(p.x + step * float(i), p.y), ImVec2(p.x + step * float(i + 1), p.y + size.y),
-                                          c[i], c[i + 1], c[i + 1], c[i]);
+            draw->AddRectFilledMultiColor(ImVec2(p.x + step * float(i), p.y),
+                                          ImVec2(p.x + step * float(i + 1), p.y + size.y), c[i], c[i + 1], c[i + 1],
+                                          c[i]);
         ImGui::Dummy(size);
     };
     if (densityShown) {
@@ -128,7 +146,8 @@ void DemoUi::colourLegend(const UiModel& m) {
     }
     if (vorticityShown) {
         ImGui::Text("|vorticity|  0 .. %.3g 1/s", std::max(s.vorticityRange, 0.0f));
-        bar({colour(0.10f, 0.05f, 0.30f), colour(0.62f, 0.12f, 0.50f), colour(0.98f, 0.50f, 0.12f), colour(1.0f, 0.95f, 0.65f)});
+        bar({colour(0.10f, 0.05f, 0.30f), colour(0.62f, 0.12f, 0.50f), colour(0.98f, 0.50f, 0.12f),
+             colour(1.0f, 0.95f, 0.65f)});
     }
     ImGui::End();
 }
@@ -148,8 +167,7 @@ void DemoUi::sceneSection(UiModel& m, UiRequests& r) {
             if (!p.error.empty()) ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
             if (ImGui::Selectable(label.c_str(), selected)) r.loadScenePath = p.path;
             if (!p.error.empty()) ImGui::PopStyleColor();
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s", (p.error.empty() ? p.description : p.error).c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", (p.error.empty() ? p.description : p.error).c_str());
         }
         ImGui::EndCombo();
     }
@@ -218,9 +236,10 @@ void DemoUi::recordControls(const UiModel& m, UiRequests& r) {
         if (status.vdbFrames >= 0) text += " " + std::to_string(status.vdbFrames) + " VDB";
         ImGui::TextColored(kErrorColor, "%s -> %s", text.c_str(), status.directory.c_str());
         if (status.vdbFrames >= 0 && status.vdbFrameCount > 0) {
-            const std::string label = std::to_string(status.vdbFrames) + " / " + std::to_string(status.vdbFrameCount) +
-                                      " VDB frames";
-            ImGui::ProgressBar(float(status.vdbFrames) / float(status.vdbFrameCount), ImVec2(-1.0f, 0.0f), label.c_str());
+            const std::string label =
+                std::to_string(status.vdbFrames) + " / " + std::to_string(status.vdbFrameCount) + " VDB frames";
+            ImGui::ProgressBar(float(status.vdbFrames) / float(status.vdbFrameCount), ImVec2(-1.0f, 0.0f),
+                               label.c_str());
         }
         return;
     }
@@ -241,15 +260,16 @@ void DemoUi::recordControls(const UiModel& m, UiRequests& r) {
     tooltip("Every drawn frame as DIR/frame_00001.png ... (for a video).");
     ImGui::SameLine();
     ImGui::Checkbox("OpenVDB bake", &record_.vdbFrames);
-    tooltip("Bake the fluid as DIR/<scene>_0001.vdb ...: density, velocity, vorticity and tracer volumes,\n"
-            "and the tracers as OpenVDB points in DIR/tracers/. Opens in Houdini and Blender.");
+    tooltip(
+        "Bake the fluid as DIR/<scene>_0001.vdb ...: density, velocity, vorticity and tracer volumes,\n"
+        "and the tracers as OpenVDB points in DIR/tracers/. Opens in Houdini and Blender.");
     if (!record_.vdbFrames) return;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::DragInt("steps per VDB frame", &record_.vdbEvery, 0.2f, 1, 1000, "%d", ImGuiSliderFlags_AlwaysClamp);
     tooltip("Simulation steps between baked frames (1 = every step).");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    ImGui::DragInt("VDB frames", &record_.vdbFrameCount, 1.0f, 0, 100000, record_.vdbFrameCount ? "%d" : "until stopped",
-                   ImGuiSliderFlags_AlwaysClamp);
+    ImGui::DragInt("VDB frames", &record_.vdbFrameCount, 1.0f, 0, 100000,
+                   record_.vdbFrameCount ? "%d" : "until stopped", ImGuiSliderFlags_AlwaysClamp);
     tooltip("Stop after baking this many frames (0 = until stopped). Progress shows while baking.");
 }
 
@@ -263,7 +283,8 @@ void DemoUi::fluidSection(UiModel& m) {
         if (spec->needsReset) {
             ImGui::SameLine();
             ImGui::TextDisabled(pending ? "(reset!)" : "(reset)");
-            tooltip(pending ? "Changed: press Reset (R) to rebuild the scene with it." : "This parameter applies when the scene is reset.");
+            tooltip(pending ? "Changed: press Reset (R) to rebuild the scene with it."
+                            : "This parameter applies when the scene is reset.");
         }
         if (pending) ImGui::PopStyleColor();
         if (!changed) continue;
@@ -279,7 +300,8 @@ void DemoUi::bodiesSection(UiModel& m) {
     if (bodies.empty()) ImGui::TextDisabled("This scene has no bodies.");
     for (size_t i = 0; i < bodies.size(); ++i) {
         RigidBody& b = bodies[i];
-        std::string label = (b.name.empty() ? "body " + std::to_string(i) : b.name) + (b.isHole() ? "  (container)" : "");
+        std::string label =
+            (b.name.empty() ? "body " + std::to_string(i) : b.name) + (b.isHole() ? "  (container)" : "");
         ImGui::PushID(int(i));
         if (ImGui::TreeNodeEx(label.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
             bool changed = ImGui::DragFloat("Density", &b.density, std::max(b.density * 0.01f, 1e-3f), 1e-3f, 1e5f,
@@ -303,7 +325,8 @@ void DemoUi::bodiesSection(UiModel& m) {
                     doc["motion"] = motions[motion];
                 }
             }
-            ImGui::Text("pos (%.2f, %.2f, %.2f)  |v| %.2f m/s", b.position.x, b.position.y, b.position.z, glm::length(b.velocity));
+            ImGui::Text("pos (%.2f, %.2f, %.2f)  |v| %.2f m/s", b.position.x, b.position.y, b.position.z,
+                        glm::length(b.velocity));
             ImGui::Text("mass %.3g kg  displaced %.3g kg", b.mass, b.lastDisplacedMass);
             tooltip("Mass of the body, and the fluid mass it displaced at the last buoyancy evaluation.");
             if (ImGui::SmallButton("Stop")) {
@@ -416,7 +439,8 @@ void DemoUi::helpOverlay(UiModel& m) {
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
                             ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowBgAlpha(0.88f);
-    if (ImGui::Begin("Keys and mouse", m.showHelp, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+    if (ImGui::Begin("Keys and mouse", m.showHelp,
+                     ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
         int rows = 0;
         const char* const* table = shortcutTable(&rows);
         if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {

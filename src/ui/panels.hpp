@@ -30,8 +30,8 @@ private:
     char savePath_[512] = "";
     char loadPath_[512] = "";
     char recordPath_[512] = "recording";
-    RecordRequest record_;  // the Record control's settings between frames
-    std::string fieldError_;  // last rejected parameter value
+    RecordRequest record_;       // the Record control's settings between frames
+    std::string fieldError_;     // last rejected parameter value
     std::string savePathScene_;  // scene the suggested save path was made for
 };
 

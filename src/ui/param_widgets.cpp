@@ -125,12 +125,24 @@ bool paramWidget(const ParamSpec& spec, nlohmann::json& value) {
     std::string id = paramLabel(spec.key) + "##" + spec.section + "." + spec.key;
     bool changed = false;
     switch (spec.type) {
-        case ParamType::Float: changed = floatWidget(spec, id.c_str(), value); break;
-        case ParamType::Int: changed = intWidget(spec, id.c_str(), value); break;
-        case ParamType::Bool: changed = boolWidget(id.c_str(), value); break;
-        case ParamType::Vec3: changed = vec3Widget(spec, id.c_str(), value); break;
-        case ParamType::Enum: changed = enumWidget(spec, id.c_str(), value); break;
-        default: ImGui::TextDisabled("%s: %s", paramLabel(spec.key).c_str(), value.dump().c_str()); break;
+        case ParamType::Float:
+            changed = floatWidget(spec, id.c_str(), value);
+            break;
+        case ParamType::Int:
+            changed = intWidget(spec, id.c_str(), value);
+            break;
+        case ParamType::Bool:
+            changed = boolWidget(id.c_str(), value);
+            break;
+        case ParamType::Vec3:
+            changed = vec3Widget(spec, id.c_str(), value);
+            break;
+        case ParamType::Enum:
+            changed = enumWidget(spec, id.c_str(), value);
+            break;
+        default:
+            ImGui::TextDisabled("%s: %s", paramLabel(spec.key).c_str(), value.dump().c_str());
+            break;
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", paramTooltip(spec).c_str());
     return changed;

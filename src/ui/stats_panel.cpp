@@ -49,8 +49,9 @@ void DemoUi::statsSection(const UiModel& m) {
     tooltip("Frames drawn per second (averaged over the last half second) and the time of one frame.");
     ImGui::Text("sim %.1f  upload %.2f  draw %.2f  present %.1f  ui %.2f ms", f.simMs, f.uploadMs, f.drawMs,
                 f.presentMs, f.uiMs);
-    tooltip("Where a frame goes: simulation steps, copying particles to the GPU, issuing the draw calls, presenting "
-            "the frame (waiting for the GPU to finish drawing, and for vsync when on) and building the panels.");
+    tooltip(
+        "Where a frame goes: simulation steps, copying particles to the GPU, issuing the draw calls, presenting "
+        "the frame (waiting for the GPU to finish drawing, and for vsync when on) and building the panels.");
     ImGui::TextDisabled("GPU time of the scene passes: %.2f ms", f.drawGpuMs);
     tooltip("From an OpenGL timer query, read back a few frames later so it never stalls the pipeline.");
     float total = float(std::max(f.frameMs, 1e-3));
@@ -61,11 +62,13 @@ void DemoUi::statsSection(const UiModel& m) {
     const TimingHistory& h = *m.history;
     float rowHeight = ImGui::GetFontSize() * 2.2f;
     plot("##frame", h.series("frame"), rowHeight, "frame ms");
-    ImGui::Text("vortons %zu   tracers %zu   bodies %zu", m.sim->vortons().size(), m.sim->tracers().size(), m.sim->bodies().size());
+    ImGui::Text("vortons %zu   tracers %zu   bodies %zu", m.sim->vortons().size(), m.sim->tracers().size(),
+                m.sim->bodies().size());
     ImGui::Text("sub-steps per frame %d   remeshes %ld", m.sim->lastSubsteps(), m.sim->remeshCount());
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Sub-steps the last frame took to keep within fluid.cfl_limit and fluid.strain_limit\n"
-                          "(at most fluid.max_substeps), and remeshes onto the lattice since the scene started.");
+        ImGui::SetTooltip(
+            "Sub-steps the last frame took to keep within fluid.cfl_limit and fluid.strain_limit\n"
+            "(at most fluid.max_substeps), and remeshes onto the lattice since the scene started.");
 
     const std::vector<PhaseTimers::Phase>& phases = m.sim->timers().phases();
     if (ImGui::TreeNodeEx("Simulation phases", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -31,11 +31,11 @@ private:
 struct FrameStats {
     double fps = 0.0;
     double frameMs = 0.0;
-    double simMs = 0.0;     // all sim.step() calls of the frame
+    double simMs = 0.0;  // all sim.step() calls of the frame
     double uploadMs = 0.0;
-    double drawMs = 0.0;    // CPU side of the draw calls
+    double drawMs = 0.0;  // CPU side of the draw calls
     double drawGpuMs = 0.0;
-    double presentMs = 0.0; // buffer swap: waits for the GPU (or a software rasteriser) and vsync
+    double presentMs = 0.0;  // buffer swap: waits for the GPU (or a software rasteriser) and vsync
     double uiMs = 0.0;
 };
 
@@ -52,35 +52,35 @@ struct RecordRequest {
 struct RecordingStatus {
     bool active = false;
     std::string directory;
-    int pngFrames = -1;      // frames written; -1 = not recording PNG
-    int vdbFrames = -1;      // frames baked; -1 = not baking
-    int vdbFrameCount = 0;   // target, 0 = until stopped
+    int pngFrames = -1;     // frames written; -1 = not recording PNG
+    int vdbFrames = -1;     // frames baked; -1 = not baking
+    int vdbFrameCount = 0;  // target, 0 = until stopped
 };
 
 struct UiRequests {
-    std::string loadScenePath;   // load this file (keeps the current scene if it fails)
-    bool reload = false;         // re-read the current scene file from disk
-    bool reset = false;          // rebuild from the current scene with the edited parameters
+    std::string loadScenePath;  // load this file (keeps the current scene if it fails)
+    bool reload = false;        // re-read the current scene file from disk
+    bool reset = false;         // rebuild from the current scene with the edited parameters
     bool stepOnce = false;
-    std::string savePath;        // write the current setup as JSON
+    std::string savePath;  // write the current setup as JSON
     bool screenshot = false;
     bool startRecording = false;  // with `record`
     RecordRequest record;
-    bool stopRecording = false;   // stop or cancel; frames already written stay complete
+    bool stopRecording = false;  // stop or cancel; frames already written stay complete
     bool frameScene = false;
     bool resetView = false;
     bool quit = false;
 };
 
 struct StirSettings {
-    float radius = 0.15f;    // m
+    float radius = 0.15f;  // m
     float strength = 1.0f;
 };
 
 struct UiModel {
     Simulation* sim = nullptr;
-    Scene* scene = nullptr;                 // working copy: body edits and Reset use it
-    FluidParams* editedFluid = nullptr;     // what the user set; needs-reset fields wait here
+    Scene* scene = nullptr;              // working copy: body edits and Reset use it
+    FluidParams* editedFluid = nullptr;  // what the user set; needs-reset fields wait here
     TimeParams* time = nullptr;
     const std::vector<PresetInfo>* presets = nullptr;
     RenderSettings* render = nullptr;
@@ -93,11 +93,11 @@ struct UiModel {
     bool* vsync = nullptr;
     bool* showHelp = nullptr;
     RecordingStatus recording;
-    std::string errorMessage;               // shown in a popup until dismissed
-    std::string statusMessage;              // last action, shown at the bottom of the panel
+    std::string errorMessage;   // shown in a popup until dismissed
+    std::string statusMessage;  // last action, shown at the bottom of the panel
     Diagnostics diagnostics;
     Diagnostics initialDiagnostics;
-    float panelWidth = 0.0f;                // out: framebuffer pixels covered by the side panel
+    float panelWidth = 0.0f;  // out: framebuffer pixels covered by the side panel
 };
 
 }  // namespace vfx

@@ -23,7 +23,9 @@ namespace vfx {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double msBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+double msBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
 
 constexpr int kWarmupFrames = 5;  // left out of the end-of-run averages (shader and cache warm-up)
 constexpr int kDiagnosticsEvery = 15;
@@ -32,8 +34,14 @@ void glfwErrorPrinter(int code, const char* text) { std::fprintf(stderr, "vorton
 
 struct Bounds {
     glm::vec3 lo{1e30f}, hi{-1e30f};
-    void add(const glm::vec3& p) { lo = glm::min(lo, p); hi = glm::max(hi, p); }
-    void add(const glm::vec3& p, float r) { add(p - glm::vec3(r)); add(p + glm::vec3(r)); }
+    void add(const glm::vec3& p) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    void add(const glm::vec3& p, float r) {
+        add(p - glm::vec3(r));
+        add(p + glm::vec3(r));
+    }
     bool valid() const { return lo.x <= hi.x; }
 };
 
@@ -129,20 +137,21 @@ int DemoApp::run() {
     }
     int measured = measuredFrames_;
     if (measured > 0) {
-        std::printf("vortonfx: %s: %ld frames, %.1f fps (frame %.1f ms: sim %.1f, upload %.2f, draw %.2f, present %.1f ms); "
-                    "%zu vortons, %zu tracers\n",
-                    scene_.path.c_str(), frameIndex_, 1000.0 * measured / std::max(totalFrameMs_, 1e-9),
-                    totalFrameMs_ / measured, totalSimMs_ / measured, totalUploadMs_ / measured, totalDrawMs_ / measured,
-                    totalPresentMs_ / measured, sim_.vortons().size(), sim_.tracers().size());
+        std::printf(
+            "vortonfx: %s: %ld frames, %.1f fps (frame %.1f ms: sim %.1f, upload %.2f, draw %.2f, present %.1f ms); "
+            "%zu vortons, %zu tracers\n",
+            scene_.path.c_str(), frameIndex_, 1000.0 * measured / std::max(totalFrameMs_, 1e-9),
+            totalFrameMs_ / measured, totalSimMs_ / measured, totalUploadMs_ / measured, totalDrawMs_ / measured,
+            totalPresentMs_ / measured, sim_.vortons().size(), sim_.tracers().size());
     }
     shutdown();
     return exitCode_;
 }
 
 bool DemoApp::loadInitialScene() {
-    std::string path = options_.scenePath.empty() ? (scenesDir_.empty() ? std::string("scenes/dye_drop.json")
-                                                                        : scenesDir_ + "/dye_drop.json")
-                                                  : resolveScenePath(roots_, options_.scenePath);
+    std::string path = options_.scenePath.empty()
+                           ? (scenesDir_.empty() ? std::string("scenes/dye_drop.json") : scenesDir_ + "/dye_drop.json")
+                           : resolveScenePath(roots_, options_.scenePath);
     try {
         Scene scene = loadScene(path, options_.overrides);
         sim_.setThreads(options_.threads);
@@ -200,7 +209,8 @@ void DemoApp::setupImGui() {
     style.ScaleAllSizes(contentScale_);
 
     std::vector<std::string> fonts;
-    if (std::string assets = findResourceDir(roots_, "assets/fonts"); !assets.empty()) fonts.push_back(assets + "/ui.ttf");
+    if (std::string assets = findResourceDir(roots_, "assets/fonts"); !assets.empty())
+        fonts.push_back(assets + "/ui.ttf");
     fonts.push_back("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
     bool loaded = false;
     for (const std::string& f : fonts) {
@@ -278,7 +288,8 @@ void DemoApp::onSceneBuilt(const std::string& status) {
     model_.initialDiagnostics = model_.diagnostics = sim_.diagnostics();
     model_.statusMessage = status;
     drag_ = Drag::None;
-    if (window_) glfwSetWindowTitle(window_, ("vortonfx - " + (scene_.name.empty() ? scene_.path : scene_.name)).c_str());
+    if (window_)
+        glfwSetWindowTitle(window_, ("vortonfx - " + (scene_.name.empty() ? scene_.path : scene_.name)).c_str());
 }
 
 void DemoApp::tryLoadScene(const std::string& path) {
@@ -354,18 +365,27 @@ void DemoApp::applyShowOptions() {
     for (const std::string& item : options_.show) {
         bool on = item[0] != '-';
         std::string name = on ? item : item.substr(1);
-        if (name == "vortons") render_.drawVortons = on;
-        else if (name == "tracers") render_.drawTracers = on;
-        else if (name == "arrows") render_.drawArrows = on;
+        if (name == "vortons")
+            render_.drawVortons = on;
+        else if (name == "tracers")
+            render_.drawTracers = on;
+        else if (name == "arrows")
+            render_.drawArrows = on;
         else if (name == "grid-arrows") {
             render_.drawArrows = on;
             render_.arrowSite = ArrowSite::GridPoints;
-        } else if (name == "grid") render_.drawGridBounds = on;
-        else if (name == "bodies") render_.drawBodies = on;
-        else if (name == "containers") render_.drawContainers = on;
-        else if (name == "vorticity") render_.vortonColor = on ? ColorMode::Vorticity : ColorMode::Density;
-        else if (name == "help") showHelp_ = on;
-        else if (name == "ui") showUi_ = on;
+        } else if (name == "grid")
+            render_.drawGridBounds = on;
+        else if (name == "bodies")
+            render_.drawBodies = on;
+        else if (name == "containers")
+            render_.drawContainers = on;
+        else if (name == "vorticity")
+            render_.vortonColor = on ? ColorMode::Vorticity : ColorMode::Density;
+        else if (name == "help")
+            showHelp_ = on;
+        else if (name == "ui")
+            showUi_ = on;
     }
 }
 
@@ -407,7 +427,8 @@ void DemoApp::frame() {
     model_.showHelp = &showHelp_;
     model_.recording = recordingStatus();
     if (frameIndex_ % kDiagnosticsEvery == 0) model_.diagnostics = sim_.diagnostics();
-    if (showUi_) ui_->draw(model_, requests_);
+    if (showUi_)
+        ui_->draw(model_, requests_);
     else {
         model_.panelWidth = 0.0f;
         ui_->drawOverlays(model_);
@@ -489,33 +510,59 @@ void DemoApp::handleKeys() {
             continue;  // leave the other Ctrl+key combinations to ImGui (copy, paste ...)
         }
         switch (key) {
-            case GLFW_KEY_SPACE: playing_ = !playing_; break;
+            case GLFW_KEY_SPACE:
+                playing_ = !playing_;
+                break;
             case GLFW_KEY_S:
                 playing_ = false;
                 stepOnce_ = true;
                 break;
-            case GLFW_KEY_R: requests_.reset = true; break;
+            case GLFW_KEY_R:
+                requests_.reset = true;
+                break;
             case GLFW_KEY_F12:
-            case GLFW_KEY_P: requests_.screenshot = true; break;
+            case GLFW_KEY_P:
+                requests_.screenshot = true;
+                break;
             case GLFW_KEY_H:
-            case GLFW_KEY_F1: showHelp_ = !showHelp_; break;
-            case GLFW_KEY_F: requests_.frameScene = true; break;
+            case GLFW_KEY_F1:
+                showHelp_ = !showHelp_;
+                break;
+            case GLFW_KEY_F:
+                requests_.frameScene = true;
+                break;
             case GLFW_KEY_HOME:
-            case GLFW_KEY_C: requests_.resetView = true; break;
-            case GLFW_KEY_V: render_.drawVortons = !render_.drawVortons; break;
-            case GLFW_KEY_T: render_.drawTracers = !render_.drawTracers; break;
-            case GLFW_KEY_G: render_.drawArrows = !render_.drawArrows; break;
-            case GLFW_KEY_B: render_.drawGridBounds = !render_.drawGridBounds; break;
-            case GLFW_KEY_TAB: showUi_ = !showUi_; break;
+            case GLFW_KEY_C:
+                requests_.resetView = true;
+                break;
+            case GLFW_KEY_V:
+                render_.drawVortons = !render_.drawVortons;
+                break;
+            case GLFW_KEY_T:
+                render_.drawTracers = !render_.drawTracers;
+                break;
+            case GLFW_KEY_G:
+                render_.drawArrows = !render_.drawArrows;
+                break;
+            case GLFW_KEY_B:
+                render_.drawGridBounds = !render_.drawGridBounds;
+                break;
+            case GLFW_KEY_TAB:
+                showUi_ = !showUi_;
+                break;
             case GLFW_KEY_ESCAPE: {
                 double now = glfwGetTime();
-                if (showHelp_) showHelp_ = false;
-                else if (now - escapeTime_ < 1.0) requests_.quit = true;
-                else model_.statusMessage = "Press Esc again to quit.";
+                if (showHelp_)
+                    showHelp_ = false;
+                else if (now - escapeTime_ < 1.0)
+                    requests_.quit = true;
+                else
+                    model_.statusMessage = "Press Esc again to quit.";
                 escapeTime_ = now;
                 break;
             }
-            default: break;
+            default:
+                break;
         }
     }
 }
@@ -553,7 +600,8 @@ std::string DemoApp::startBake(const std::string& directory, int every, int fram
 void DemoApp::stopRecording(const std::string& reason) {
     std::string what;
     if (recorder_.active()) what += std::to_string(recorder_.framesWritten()) + " PNG frames";
-    if (baker_) what += std::string(what.empty() ? "" : " and ") + std::to_string(baker_->framesWritten()) + " VDB frames";
+    if (baker_)
+        what += std::string(what.empty() ? "" : " and ") + std::to_string(baker_->framesWritten()) + " VDB frames";
     const std::string directory = baker_ ? baker_->settings().directory : recorder_.directory();
     if (!what.empty()) model_.statusMessage = reason + ": " + what + " in " + directory;
     recorder_.stop();
@@ -620,8 +668,10 @@ void DemoApp::handleMouse() {
     }
     if (drag_ == Drag::None && !io.WantCaptureMouse) {
         if (io.MouseClicked[0]) {
-            if (io.KeyCtrl) drag_ = Drag::Stir;
-            else if (io.KeyShift) drag_ = Drag::Pan;
+            if (io.KeyCtrl)
+                drag_ = Drag::Stir;
+            else if (io.KeyShift)
+                drag_ = Drag::Pan;
             else if (BodyHit hit = pickBody(mouseRay(), sim_.bodies(), io.KeyAlt); hit.body >= 0) {
                 drag_ = Drag::Body;
                 bodyDrag_ = beginBodyDrag(hit, mouseRay(), camera_.forward(), sim_.bodies()[size_t(hit.body)]);
@@ -634,8 +684,12 @@ void DemoApp::handleMouse() {
         if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
     }
     switch (drag_) {
-        case Drag::Orbit: camera_.orbit(dx / ratio, dy / ratio); break;
-        case Drag::Pan: camera_.pan(dx, dy); break;
+        case Drag::Orbit:
+            camera_.orbit(dx / ratio, dy / ratio);
+            break;
+        case Drag::Pan:
+            camera_.pan(dx, dy);
+            break;
         case Drag::Stir:
             if (dx != 0.0f || dy != 0.0f) {
                 glm::vec3 f = camera_.forward();
@@ -650,12 +704,16 @@ void DemoApp::handleMouse() {
                 stirVortons(sim_.vortons(), stroke);
             }
             break;
-        default: break;
+        default:
+            break;
     }
     // Highlight what a click would grab.
-    if (drag_ == Drag::Body) render_.highlightBody = bodyDrag_.body;
-    else if (!io.WantCaptureMouse) render_.highlightBody = pickBody(mouseRay(), sim_.bodies(), io.KeyAlt).body;
-    else render_.highlightBody = -1;
+    if (drag_ == Drag::Body)
+        render_.highlightBody = bodyDrag_.body;
+    else if (!io.WantCaptureMouse)
+        render_.highlightBody = pickBody(mouseRay(), sim_.bodies(), io.KeyAlt).body;
+    else
+        render_.highlightBody = -1;
 }
 
 void DemoApp::processRequests() {
@@ -677,8 +735,10 @@ void DemoApp::processRequests() {
     if (!r.savePath.empty()) saveScene(r.savePath);
     if (r.startRecording) {
         std::string error = startRecording(r.record);
-        if (!error.empty()) model_.errorMessage = error;
-        else model_.statusMessage = "Recording to " + r.record.directory;
+        if (!error.empty())
+            model_.errorMessage = error;
+        else
+            model_.statusMessage = "Recording to " + r.record.directory;
     }
     if (r.stopRecording) stopRecording("Stopped");
     if (r.frameScene) frameScene();

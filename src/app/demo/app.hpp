@@ -73,7 +73,7 @@ private:
     std::vector<PresetInfo> presets_;
 
     Simulation sim_;
-    Scene scene_;               // working copy (body edits, parameters for Reset, Save as)
+    Scene scene_;  // working copy (body edits, parameters for Reset, Save as)
     FluidParams editedFluid_;
     TimeParams time_;
 

@@ -31,8 +31,10 @@ float rayPolytope(const glm::vec3& origin, const glm::vec3& dir, const std::vect
             continue;
         }
         float t = -dist / denom;
-        if (denom < 0.0f) tEnter = std::max(tEnter, t);
-        else tExit = std::min(tExit, t);
+        if (denom < 0.0f)
+            tEnter = std::max(tEnter, t);
+        else
+            tExit = std::min(tExit, t);
         if (tEnter > tExit) return -1.0f;
     }
     return tEnter;
@@ -72,8 +74,8 @@ glm::vec3 dragPlanePoint(const BodyDrag& drag, const Ray& ray, const glm::vec3& 
     return ray.origin + ray.direction * (drag.depth / along);
 }
 
-glm::vec3 dragVelocity(const RigidBody& body, const glm::vec3& targetPoint, const BodyDrag& drag,
-                       float responseTime, float maxSpeed) {
+glm::vec3 dragVelocity(const RigidBody& body, const glm::vec3& targetPoint, const BodyDrag& drag, float responseTime,
+                       float maxSpeed) {
     glm::vec3 wanted = (targetPoint - drag.grabOffset - body.position) / std::max(responseTime, 1e-3f);
     float speed = glm::length(wanted);
     return speed > maxSpeed ? wanted * (maxSpeed / speed) : wanted;

@@ -21,8 +21,8 @@ BodyHit pickBody(const Ray& ray, const std::vector<RigidBody>& bodies, bool incl
 // A body held by the mouse: the grabbed point keeps its depth in front of the camera.
 struct BodyDrag {
     int body = -1;
-    float depth = 0;           // distance of the drag plane from the eye, along the view axis
-    glm::vec3 grabOffset{0};   // grabbed point minus body position at grab time
+    float depth = 0;          // distance of the drag plane from the eye, along the view axis
+    glm::vec3 grabOffset{0};  // grabbed point minus body position at grab time
 };
 
 BodyDrag beginBodyDrag(const BodyHit& hit, const Ray& ray, const glm::vec3& viewForward, const RigidBody& body);
@@ -30,14 +30,14 @@ BodyDrag beginBodyDrag(const BodyHit& hit, const Ray& ray, const glm::vec3& view
 glm::vec3 dragPlanePoint(const BodyDrag& drag, const Ray& ray, const glm::vec3& viewForward);
 // Velocity that brings a dynamic body to the mouse in about `responseTime` seconds, capped
 // so a flick does not launch it through a wall in one step.
-glm::vec3 dragVelocity(const RigidBody& body, const glm::vec3& targetPoint, const BodyDrag& drag,
-                       float responseTime, float maxSpeed);
+glm::vec3 dragVelocity(const RigidBody& body, const glm::vec3& targetPoint, const BodyDrag& drag, float responseTime,
+                       float maxSpeed);
 
 struct StirStroke {
-    Ray ray;                  // current mouse ray
-    glm::vec3 velocity{0};    // world velocity of the mouse at the stirring depth, m/s
-    float radius = 0.2f;      // width of the stirring "stick", m
-    float strength = 1.0f;    // dimensionless gain
+    Ray ray;                // current mouse ray
+    glm::vec3 velocity{0};  // world velocity of the mouse at the stirring depth, m/s
+    float radius = 0.2f;    // width of the stirring "stick", m
+    float strength = 1.0f;  // dimensionless gain
 };
 
 // Adds vorticity grad(f) x v around the mouse ray (f a Gaussian of the distance to the ray):

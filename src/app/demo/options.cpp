@@ -65,16 +65,20 @@ void addRunOptions(CLI::App& cli, DemoOptions& o) {
 
 void addBakeOptions(CLI::App& cli, DemoOptions& o) {
     CLI::Option* vdb =
-        cli.add_option("--vdb", o.vdbDir, "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (and DIR/tracers/)")->type_name("DIR");
-    addWholeNumber(cli, "--vdb-every", o.vdbEvery, "K", 1, kMostFrames, "Simulation steps between baked frames (default 1)")
+        cli.add_option("--vdb", o.vdbDir, "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (and DIR/tracers/)")
+            ->type_name("DIR");
+    addWholeNumber(cli, "--vdb-every", o.vdbEvery, "K", 1, kMostFrames,
+                   "Simulation steps between baked frames (default 1)")
         ->needs(vdb);
-    addWholeNumber(cli, "--vdb-frames", o.vdbFrames, "N", 1, kMostFrames, "Stop baking after N frames (default: until quit)")
+    addWholeNumber(cli, "--vdb-frames", o.vdbFrames, "N", 1, kMostFrames,
+                   "Stop baking after N frames (default: until quit)")
         ->needs(vdb);
 }
 
 void addWindowOptions(CLI::App& cli, DemoOptions& o) {
     cli.add_flag("--hide-ui", o.hideUi, "Draw the scene without panels");
-    cli.add_flag_callback("--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vertical sync");
+    cli.add_flag_callback(
+        "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vertical sync");
     addWholeNumber(cli, "--width", o.width, "W", 64, 16384, "Window width in screen units (default 1280)");
     addWholeNumber(cli, "--height", o.height, "H", 64, 16384, "Window height in screen units (default 800)");
     cli.add_option("--shaders", o.shaderDir, "Directory with the GLSL sources")->type_name("DIR");
@@ -118,8 +122,8 @@ std::string missingValueMessage(const std::vector<std::string>& args, const CLI:
 }  // namespace
 
 const std::vector<std::string>& showItemNames() {
-    static const std::vector<std::string> names = {"vortons", "tracers", "arrows", "grid-arrows", "grid", "bodies",
-                                                   "containers", "vorticity", "help", "ui"};
+    static const std::vector<std::string> names = {"vortons", "tracers",    "arrows",    "grid-arrows", "grid",
+                                                   "bodies",  "containers", "vorticity", "help",        "ui"};
     return names;
 }
 
