@@ -48,6 +48,73 @@ TEST(BodyShapes, RejectsNonPositiveSizesWithClearMessages) {
     EXPECT_NE(messageOf([] { makeBoxShape(vec3(1.0f, 1.0f, -2.0f), true); }), "");
 }
 
+// --- live edits of a body's material (the Bodies panel) ---------------------------------------
+
+// An oscillating, drifting kinematic body at t = 0.3 s, mid-swing (non-zero velocity).
+RigidBody swingingKinematicBox() {
+    RigidBody body = makeBody(makeBoxShape(vec3(0.2f), false), 2.0f, vec3(1.0f, 0.0f, 0.0f), MotionKind::Kinematic);
+    body.kinematic.amplitude = vec3(0.0f, 0.5f, 0.0f);
+    body.kinematic.angularAmplitude = vec3(0.0f, 0.0f, 0.3f);
+    body.kinematic.period = 2.0f;
+    body.kinematic.velocity = vec3(0.1f, 0.0f, 0.0f);
+    setKinematicPose(body, 0.3);
+    return body;
+}
+
+TEST(BodyEdits, DensityEditKeepsAKinematicBodysPath) {
+    RigidBody edited = swingingKinematicBox();
+    const RigidBody untouched = edited;
+    ASSERT_GT(glm::length(edited.velocity), 0.1f);
+    EXPECT_EQ(changeBodyMaterial(edited, 5.0f, MotionKind::Kinematic), "");
+    EXPECT_FLOAT_EQ(edited.mass, 5.0f * 0.4f * 0.4f * 0.4f);
+    RigidBody reference = untouched;
+    for (double t : {0.5, 1.7, 4.0}) {
+        setKinematicPose(edited, t);
+        setKinematicPose(reference, t);
+        EXPECT_EQ(edited.position, reference.position) << "t = " << t;
+        EXPECT_EQ(edited.velocity, reference.velocity) << "t = " << t;
+        EXPECT_EQ(edited.orientation, reference.orientation) << "t = " << t;
+    }
+}
+
+TEST(BodyEdits, DensityEditKeepsADynamicBodysMotion) {
+    RigidBody body = makeBody(makeSphereShape(0.2f, false), 2.0f, vec3(0.0f, 1.0f, 0.0f));
+    body.position = vec3(0.3f, 0.4f, 0.5f);
+    body.velocity = vec3(0.0f, -1.2f, 0.0f);
+    const vec3 rest = body.restPosition;
+    EXPECT_EQ(changeBodyMaterial(body, 0.5f, MotionKind::Dynamic), "");
+    EXPECT_EQ(body.position, vec3(0.3f, 0.4f, 0.5f));
+    EXPECT_EQ(body.velocity, vec3(0.0f, -1.2f, 0.0f));
+    EXPECT_EQ(body.restPosition, rest);
+    EXPECT_FLOAT_EQ(body.inverseMass, 1.0f / (0.5f * sphereVolume(0.2f)));
+}
+
+TEST(BodyEdits, ABodyMadeKinematicHoldsWhereItIs) {
+    RigidBody body = makeBody(makeSphereShape(0.2f, false), 2.0f);
+    body.kinematic.amplitude = vec3(0.3f, 0.0f, 0.0f);
+    body.kinematic.period = 1.0f;
+    body.clock = 0.2;
+    body.position = vec3(0.7f, -0.4f, 0.1f);
+    body.velocity = vec3(0.0f, -2.0f, 0.0f);
+    EXPECT_EQ(changeBodyMaterial(body, 2.0f, MotionKind::Kinematic), "");
+    EXPECT_EQ(body.inverseMass, 0.0f);
+    setKinematicPose(body, 0.2);
+    EXPECT_NEAR(glm::length(body.position - vec3(0.7f, -0.4f, 0.1f)), 0.0f, 1e-6f);
+    setKinematicPose(body, 1.2);  // a period later: back at the same point, no drift
+    EXPECT_NEAR(glm::length(body.position - vec3(0.7f, -0.4f, 0.1f)), 0.0f, 1e-5f);
+}
+
+TEST(BodyEdits, AContainerCannotBeMadeDynamicAndNothingChanges) {
+    RigidBody tank = makeBody(makeBoxShape(vec3(1.0f), true), 1.0f, vec3(0.0f), MotionKind::Kinematic);
+    const float mass = tank.mass;
+    std::string message;
+    EXPECT_NO_THROW(message = changeBodyMaterial(tank, 3.0f, MotionKind::Dynamic));
+    EXPECT_EQ(message, "a container (hole: true) must have motion \"kinematic\"");
+    EXPECT_EQ(tank.motion, MotionKind::Kinematic);
+    EXPECT_EQ(tank.mass, mass);
+    EXPECT_EQ(changeBodyMaterial(tank, 0.0f, MotionKind::Kinematic), "density must be > 0, got 0");
+}
+
 TEST(BodyShapes, RejectsBadDensityMotionAndDynamicContainers) {
     EXPECT_EQ(messageOf([] { makeBody(makeSphereShape(1.0f, false), 0.0f); }), "density must be > 0, got 0");
     EXPECT_NE(messageOf([] { makeBody(makeSphereShape(1.0f, false), -2.0f); }), "");

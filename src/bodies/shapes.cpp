@@ -263,15 +263,10 @@ float CollisionShape::volume() const {
     return float(polytopeMass(toPlaneD(planes), toCornersD(vertices)).volume);
 }
 
-void finalizeBodyMass(RigidBody& body) {
-    if (!(body.density > 0.0f) || !std::isfinite(body.density))
-        reject("density must be > 0, got " + formatNumber(body.density));
-    const KinematicMotion& k = body.kinematic;
-    if (!(k.period >= 0.0f) || !std::isfinite(k.period))
-        reject("oscillate period must be >= 0, got " + formatNumber(k.period));
-    if (!isFinite(k.amplitude) || !isFinite(k.angularAmplitude)) reject("oscillate amplitudes must be finite");
-    if (body.isHole() && body.motion != MotionKind::Kinematic)
-        reject("a container (hole: true) must have motion \"kinematic\"");
+namespace {
+
+// Mass, inertia and their inverses from shape, density and motion (kinematic: inverse 0).
+void setMassProperties(RigidBody& body) {
     const float volume = body.shape.volume();
     body.mass = body.density * volume;
     mat3 inertia(1.0f);
@@ -282,18 +277,60 @@ void finalizeBodyMass(RigidBody& body) {
         const double trace = m.secondMoment[0][0] + m.secondMoment[1][1] + m.secondMoment[2][2];
         inertia = mat3((dmat3(trace) - m.secondMoment) * double(body.density));
     }
-    if (body.motion == MotionKind::Kinematic) {
-        body.inverseMass = 0.0f;
-        body.inverseInertiaLocal = mat3(0.0f);
-        body.kinematic.velocity = body.velocity;
-    } else {
-        body.inverseMass = 1.0f / body.mass;
-        body.inverseInertiaLocal = glm::inverse(inertia);
-    }
+    const bool kinematic = body.motion == MotionKind::Kinematic;
+    body.inverseMass = kinematic ? 0.0f : 1.0f / body.mass;
+    body.inverseInertiaLocal = kinematic ? mat3(0.0f) : glm::inverse(inertia);
+}
+
+std::string densityProblem(float density) {
+    if (density > 0.0f && std::isfinite(density)) return "";
+    return "density must be > 0, got " + formatNumber(density);
+}
+
+const char* const kDynamicContainer = "a container (hole: true) must have motion \"kinematic\"";
+
+// A body turned kinematic mid-run holds still where it is: no drift, and the rest pose moved so
+// that its oscillation (if any) passes through the current pose at the current time.
+void holdKinematicPoseHere(RigidBody& body) {
+    KinematicMotion& k = body.kinematic;
+    k.velocity = vec3(0.0f);
+    const double phase = k.period > 0.0f ? std::sin(2.0 * kPi * body.clock / double(k.period)) : 0.0;
+    body.restPosition = vec3(dvec3(body.position) - dvec3(k.amplitude) * phase);
+    const vec3 angle = k.angularAmplitude * float(phase);
+    const float angleSize = glm::length(angle);
+    const quat swing = angleSize > 0.0f ? glm::angleAxis(angleSize, angle / angleSize) : quat(1.0f, 0.0f, 0.0f, 0.0f);
+    body.restOrientation = glm::normalize(body.orientation * glm::conjugate(swing));
+    body.velocity = body.angularVelocity = vec3(0.0f);
+}
+
+}  // namespace
+
+void finalizeBodyMass(RigidBody& body) {
+    const std::string problem = densityProblem(body.density);
+    if (!problem.empty()) reject(problem);
+    const KinematicMotion& k = body.kinematic;
+    if (!(k.period >= 0.0f) || !std::isfinite(k.period))
+        reject("oscillate period must be >= 0, got " + formatNumber(k.period));
+    if (!isFinite(k.amplitude) || !isFinite(k.angularAmplitude)) reject("oscillate amplitudes must be finite");
+    if (body.isHole() && body.motion != MotionKind::Kinematic) reject(kDynamicContainer);
+    setMassProperties(body);
+    if (body.motion == MotionKind::Kinematic) body.kinematic.velocity = body.velocity;
     body.restPosition = body.position;
     body.restOrientation = body.orientation;
     body.clock = 0.0;
     body.force = body.torque = body.impulse = body.angularImpulse = vec3(0.0f);
+}
+
+std::string changeBodyMaterial(RigidBody& body, float density, MotionKind motion) {
+    const std::string problem = densityProblem(density);
+    if (!problem.empty()) return problem;
+    if (body.isHole() && motion != MotionKind::Kinematic) return kDynamicContainer;
+    const bool becomesKinematic = motion == MotionKind::Kinematic && body.motion != MotionKind::Kinematic;
+    body.density = density;
+    body.motion = motion;
+    setMassProperties(body);
+    if (becomesKinematic) holdKinematicPoseHere(body);
+    return "";
 }
 
 // --- local-frame geometry --------------------------------------------------------------------

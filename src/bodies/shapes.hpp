@@ -15,11 +15,17 @@ CollisionShape makePolytopeFromPlanes(const std::vector<Plane>& planes, bool hol
 // Convex hull of the vertices (at least 4, not coplanar).
 CollisionShape makePolytopeFromVertices(const std::vector<vec3>& vertices, bool hole);
 
-// Sets mass, inverse mass and inertia from shape and density (kinematic: inverse mass 0).
-// Also validates density and kinematic motion, records the current pose as the rest pose,
-// takes the body's velocity as the drift of a kinematic body and resets the body clock.
-// Containers (holes) must be kinematic.
+// Readies a newly built body: sets mass, inverse mass and inertia from shape and density
+// (kinematic: inverse mass 0), validates density and kinematic motion, records the current pose
+// as the rest pose, takes the body's velocity as the drift of a kinematic body and resets the
+// body clock. Containers (holes) must be kinematic. Throws std::invalid_argument.
 void finalizeBodyMass(RigidBody& body);
+
+// Edits a live body's density and motion: only its mass properties change, it keeps its pose,
+// velocity and prescribed path. A body made kinematic holds its current pose (no drift; its
+// rest pose moves so its oscillation passes through where it is). Returns "" or what is wrong
+// (bad density; a container cannot be dynamic), and then changes nothing.
+std::string changeBodyMaterial(RigidBody& body, float density, MotionKind motion);
 
 // --- Local-frame geometry (the shape's own frame). Distances are signed toward the fluid:
 // positive where a point is free (outside a solid, inside a hole), negative when penetrating.

@@ -304,25 +304,28 @@ void DemoUi::bodiesSection(UiModel& m) {
             (b.name.empty() ? "body " + std::to_string(i) : b.name) + (b.isHole() ? "  (container)" : "");
         ImGui::PushID(int(i));
         if (ImGui::TreeNodeEx(label.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
-            bool changed = ImGui::DragFloat("Density", &b.density, std::max(b.density * 0.01f, 1e-3f), 1e-3f, 1e5f,
+            float density = b.density;
+            bool changed = ImGui::DragFloat("Density", &density, std::max(b.density * 0.01f, 1e-3f), 1e-3f, 1e5f,
                                             "%.3f kg/m^3", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
             tooltip("Density of the body material. Denser than the fluid sinks, lighter rises (Archimedes).");
             int motion = int(b.motion);
             const std::vector<std::string>& motionNames = EnumNames<MotionKind>::names();
             const char* motions[] = {motionNames[0].c_str(), motionNames[1].c_str()};
-            if (ImGui::Combo("Motion", &motion, motions, 2)) {
-                b.motion = MotionKind(motion);
-                changed = true;
-            }
-            tooltip("dynamic: moved by gravity, buoyancy and the fluid. kinematic: follows its prescribed path.");
+            // A container holds the fluid: it is kinematic, never dynamic.
+            ImGui::BeginDisabled(b.isHole());
+            changed = ImGui::Combo("Motion", &motion, motions, 2) || changed;
+            ImGui::EndDisabled();
+            tooltip(b.isHole() ? "A container holds the fluid and follows its prescribed path: always kinematic."
+                               : "dynamic: moved by gravity, buoyancy and the fluid. kinematic: follows its prescribed "
+                                 "path; made kinematic while running, it holds where it is.");
             if (changed) {
-                finalizeBodyMass(b);
-                if (i < m.scene->bodies.size()) {
+                bodyError_ = changeBodyMaterial(b, density, MotionKind(motion));
+                if (bodyError_.empty() && i < m.scene->bodies.size()) {
                     m.scene->bodies[i].density = b.density;
                     m.scene->bodies[i].motion = b.motion;
                     nlohmann::json& doc = m.scene->document["bodies"][i];
                     doc["density"] = b.density;
-                    doc["motion"] = motions[motion];
+                    doc["motion"] = enumName(b.motion);
                 }
             }
             ImGui::Text("pos (%.2f, %.2f, %.2f)  |v| %.2f m/s", b.position.x, b.position.y, b.position.z,
@@ -338,6 +341,7 @@ void DemoUi::bodiesSection(UiModel& m) {
         }
         ImGui::PopID();
     }
+    if (!bodyError_.empty()) ImGui::TextColored(kErrorColor, "%s", bodyError_.c_str());
 }
 
 void DemoUi::renderSection(UiModel& m) {

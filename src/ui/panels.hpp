@@ -32,6 +32,7 @@ private:
     char recordPath_[512] = "recording";
     RecordRequest record_;       // the Record control's settings between frames
     std::string fieldError_;     // last rejected parameter value
+    std::string bodyError_;      // last rejected body edit
     std::string savePathScene_;  // scene the suggested save path was made for
 };
 
