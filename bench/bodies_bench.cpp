@@ -5,7 +5,7 @@
 // 16x the particles, on 1 and 2 threads.
 //
 //   flock /tmp/vfx-build.lock ./vortonfx_bench --benchmark_filter='Poison|Buoyancy|Collide'
-#include "bodies/fluid_body.hpp"
+#include "sim/body_coupling.hpp"
 #include "bodies/shapes.hpp"
 #include "core/parallel.hpp"
 #include "scene/scene.hpp"

@@ -1,5 +1,5 @@
 // Rigid bodies, shapes, fluid-body interaction and body buoyancy (issue 4).
-#include "bodies/fluid_body.hpp"
+#include "sim/body_coupling.hpp"
 #include "bodies/shapes.hpp"
 #include "core/parallel.hpp"
 #include "scene/scene.hpp"

@@ -1,5 +1,5 @@
 // Convex containers (holes), contact geometry and density-gradient poisoning (issue 5).
-#include "bodies/fluid_body.hpp"
+#include "sim/body_coupling.hpp"
 #include "bodies/shapes.hpp"
 #include "scene/scene.hpp"
 #include "sim/simulation.hpp"

@@ -1,7 +1,7 @@
 // SPH on vortons (parts 15, 16): kernels, number density, the canonical and difference density
 // gradients, pressure, method switches at run time, thread-count independence, and the scene
 // loader's rejection of bad SPH parameters.
-#include "bodies/fluid_body.hpp"
+#include "sim/body_coupling.hpp"
 #include "bodies/shapes.hpp"
 #include "core/math.hpp"
 #include "scene/scene.hpp"

@@ -1,6 +1,6 @@
 #include "sim/simulation.hpp"
 
-#include "bodies/fluid_body.hpp"
+#include "sim/body_coupling.hpp"
 #include "core/parallel.hpp"
 #include "sim/param_declarations.hpp"
 #include "sim/baroclinic.hpp"

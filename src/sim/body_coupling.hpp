@@ -1,8 +1,9 @@
 #pragma once
-// Fluid-body interaction (parts 4, 9, 13, 14): contact geometry, particle collisions with
-// momentum exchange, body buoyancy, body integration and density-gradient poisoning.
-// Owned by src/bodies; the Simulation calls these in step order.
-#include "bodies/body.hpp"
+// Fluid-body coupling (parts 4, 9, 13, 14): particle collisions with momentum exchange,
+// no-slip vorticity, the wall fields the fluid phases read, body buoyancy and density-gradient
+// poisoning. The Simulation calls these in step order; the bodies themselves (shapes, motion)
+// know nothing of the fluid.
+#include "bodies/body_motion.hpp"
 #include "core/cell_partition.hpp"
 #include "core/uniform_grid.hpp"
 #include "sim/params.hpp"
@@ -11,11 +12,6 @@
 #include <vector>
 
 namespace vfx {
-
-// Signed distance from a world point to the body's fluid boundary: positive where the point
-// is free (outside a solid, inside a hole's cavity), negative when penetrating.
-// normalIntoFluid (optional) gets the unit contact normal pointing from the wall into the fluid.
-float contactDistance(const RigidBody& body, const vec3& worldPoint, vec3* normalIntoFluid = nullptr);
 
 // Signed distance of each position to the nearest body surface, capped at maxProximity.
 void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions, float maxProximity,
@@ -55,12 +51,6 @@ float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDevi
 void applyBuoyancyAndGravity(std::vector<RigidBody>& bodies, const UniformGrid<float>& densityDeviation,
                              const FluidParams& fluid);
 
-// Integrates dynamic bodies (forces, impulses, torques) and poses kinematic ones at time t+dt.
-// A dynamic body whose centre was inside a container's cavity is then kept wholly inside it:
-// pushed back through any wall it crosses, losing its velocity out through that wall relative
-// to the wall (inelastic contact; no friction or spin).
-void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt);
-
 // Removes the wall-normal component of the density gradient near walls (fluid.poisoning):
 // - hits: at the 8 grid points of the cell of each vorton that hit a wall, for the walls the
 //   vorton touches (within its core radius). Variants serial / atomic (compare-and-swap) /
@@ -71,34 +61,7 @@ void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float
 void poisonDensityGradient(UniformGrid<vec3>& densityGradient, const std::vector<RigidBody>& bodies,
                            const Vortons& vortons, const CellPartition& partition, const FluidParams& fluid);
 
-// --- building blocks of the functions above (also used by tests and benchmarks) ---
-
-// Contact of a world point with a body (world frame): distance as contactDistance, the unit
-// normal into the fluid, the contact point on the surface and the face index (-1: sphere).
-struct BodyContact {
-    float distance = 0.0f;
-    vec3 normal{0.0f, 1.0f, 0.0f};
-    vec3 point{0.0f};
-    int feature = -1;
-};
-BodyContact contactWithBody(const RigidBody& body, const vec3& worldPoint);
-
-// Broad phase (part 14): can a world point come within `reach` of the body's surface? Solids:
-// inside the circumscribed sphere grown by reach; holes: outside the inscribed sphere shrunk by it.
-bool mayTouchBody(const RigidBody& body, const vec3& worldPoint, float reach);
-
-// Collision distance of a moving world point (world velocity): solids count only the faces
-// the point moves deeper through relative to the body; holes count every face (part 14).
-float collisionDistance(const RigidBody& body, const vec3& worldPoint, const vec3& worldVelocity,
-                        vec3* normalIntoFluid = nullptr);
-
-// Pose and velocities of a kinematic body at time t: rest pose, plus drift velocity * t, plus
-// amplitude * sin(2 pi t / period), rotated by angularAmplitude * sin(2 pi t / period).
-void setKinematicPose(RigidBody& body, double time);
-
-// g minus its components along the span of the normals (Gram-Schmidt in the given order, so a
-// corner removes both walls' components and repeated normals change nothing).
-vec3 removeNormalComponents(const vec3& g, const vec3* normals, size_t count);
+// --- building block of the functions above (also used by tests) ---
 
 // Vorton vorticity after a wall contact: the normal part is kept, the tangential part becomes
 // the no-slip wall sheet gamma = n x (u - u_wall) carried over the vorton's share of the wall,
