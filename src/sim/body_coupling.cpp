@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 namespace vfx {
@@ -414,6 +415,14 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
                 return collideVortonRange(posed, vortons, fluid, patchSize, begin, end, list);
             },
             addSums, kChunk);
+        // A dynamic solid meets the fluid through its drag (exchangeDragWithFluid), whose
+        // momentum goes into the fluid as vorticity; here it only keeps the particles out.
+        if (body.motion == MotionKind::Dynamic && !body.isHole()) {
+            parallelForRange(
+                0, tracers.size(), [&](size_t begin, size_t end) { collideTracerRange(posed, tracers, begin, end); },
+                2048);
+            continue;
+        }
         countPatchSharing(contacts, sums.contacts);
         const dvec3 spin = assignNoSlipVorticity(vortons, contacts, fluid);
         sums.angularMomentum -= spin;
@@ -444,8 +453,65 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
     }
 }
 
-float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDeviation, const FluidParams& fluid) {
+namespace {
+
+// The fluid's mean density deviation around a body, read on its fluid side: six points one and
+// a half grid spacings beyond its surface (above, below and around, relative to gravity), each
+// the deposited mass deviation over the vorton volume covering it there. The ratio of the sums
+// ignores points without fluid (outside a tank, in a body's emptied interior), and the pair above
+// and below averages a linear stratification to its value at the centre. NaN: no fluid around.
+float surroundingDeviation(const RigidBody& body, const UniformGrid<float>& deviation,
+                           const UniformGrid<float>& coverage, const FluidParams& fluid) {
+    const vec3 centre = centreInWorld(body);
+    const float g = glm::length(fluid.gravity);
+    const vec3 down = g > 0.0f ? fluid.gravity / g : vec3(0.0f, -1.0f, 0.0f);
+    const vec3 side =
+        glm::normalize(glm::abs(down.x) < 0.9f ? glm::cross(down, vec3(1, 0, 0)) : glm::cross(down, vec3(0, 1, 0)));
+    const vec3 other = glm::cross(down, side);
+    const float gap = 1.5f * deviation.shape().spacing.x;
+    double mass = 0.0, covered = 0.0;
+    for (const vec3& direction : {down, -down, side, -side, other, -other}) {
+        const vec3 p =
+            centre + direction * (reachAlong(body.shape, glm::conjugate(body.orientation) * direction) + gap);
+        mass += gridSample(deviation, p);
+        covered += gridSample(coverage, p);
+    }
+    return covered > 0.5 ? float(mass / covered) : std::numeric_limits<float>::quiet_NaN();
+}
+
+}  // namespace
+
+void fillSolidsWithSurroundingDensity(UniformGrid<float>& meanDeviation, const std::vector<RigidBody>& bodies,
+                                      const UniformGrid<float>& deposit, const UniformGrid<float>& coverage,
+                                      const FluidParams& fluid) {
+    const GridShape& shape = meanDeviation.shape();
+    if (meanDeviation.size() == 0 || coverage.size() != meanDeviation.size() || deposit.size() != meanDeviation.size())
+        return;
+    const float band = 1.5f * shape.spacing.x;
+    constexpr float kFullyCovered = 0.75f;  // the coverage from which the mean density stands alone
+    const size_t nx = size_t(shape.points.x), ny = size_t(shape.points.y);
+    for (const RigidBody& body : bodies) {
+        if (body.isHole()) continue;
+        const float around = surroundingDeviation(body, deposit, coverage, fluid);
+        if (!std::isfinite(around)) continue;
+        parallelForEach(
+            0, meanDeviation.size(),
+            [&](size_t p) {
+                if (coverage[p] >= kFullyCovered) return;
+                const vec3 point = shape.pointPosition(int(p % nx), int((p / nx) % ny), int(p / (nx * ny)));
+                if (mayTouchBody(body, point, band) && contactDistance(body, point) < band) meanDeviation[p] = around;
+            },
+            4096);
+    }
+}
+
+float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDeviation, const FluidParams& fluid,
+                    const UniformGrid<float>* coverage) {
     if (body.isHole()) return 0.0f;  // a container holds fluid rather than displacing it
+    if (coverage && coverage->size() == densityDeviation.size() && densityDeviation.size() > 0) {
+        const float around = surroundingDeviation(body, densityDeviation, *coverage, fluid);
+        return (fluid.ambientDensity + (std::isfinite(around) ? around : 0.0f)) * body.shape.volume();
+    }
     const vec3 centre = centreInWorld(body);
     float deviation = gridSample(densityDeviation, centre);
     const float g = glm::length(fluid.gravity);
@@ -464,11 +530,119 @@ float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDevi
 }
 
 void applyBuoyancyAndGravity(std::vector<RigidBody>& bodies, const UniformGrid<float>& densityDeviation,
-                             const FluidParams& fluid) {
+                             const FluidParams& fluid, const UniformGrid<float>* coverage) {
     for (RigidBody& body : bodies) {
-        body.lastDisplacedMass = displacedMass(body, densityDeviation, fluid);
+        body.lastDisplacedMass = displacedMass(body, densityDeviation, fluid, coverage);
         if (body.motion != MotionKind::Dynamic) continue;
         body.force += fluid.gravity * (body.mass - body.lastDisplacedMass);
+    }
+}
+
+// --- drag and the impulse it hands to the fluid ------------------------------------------------
+
+namespace {
+
+// Drag coefficient of a sphere at Reynolds number Re (Clift and Gauvin's fit to measurements,
+// within a few per cent from Stokes flow to the drag crisis). Re = 0 (inviscid): the fit's
+// high-Re limit.
+double sphereDragCoefficient(double reynolds) {
+    if (!(reynolds > 0.0) || !std::isfinite(reynolds)) return 0.42;
+    return 24.0 / reynolds * (1.0 + 0.15 * std::pow(reynolds, 0.687)) +
+           0.42 / (1.0 + 42500.0 * std::pow(reynolds, -1.16));
+}
+
+// The vortons around a body that take up the impulse it sheds: weighted sums of their
+// positions for an exact impulse injection.
+struct ShellSums {
+    double weight = 0.0;           // sum w V
+    double volume = 0.0;           // sum V (how much fluid surrounds the body)
+    dvec3 firstMoment{0.0};        // sum w V x
+    glm::dmat3 secondMoment{0.0};  // sum w V x x^T
+    size_t count = 0;
+};
+
+ShellSums addShell(const ShellSums& a, const ShellSums& b) {
+    return {a.weight + b.weight, a.volume + b.volume, a.firstMoment + b.firstMoment, a.secondMoment + b.secondMoment,
+            a.count + b.count};
+}
+
+// Weight of a vorton in the body's shell: 1 near the surface, falling linearly to 0 at `reach`.
+double shellWeight(const RigidBody& body, const vec3& x, float reach) {
+    if (!mayTouchBody(body, x, reach)) return 0.0;
+    const float d = contactDistance(body, x);
+    if (d < 0.0f || d >= reach) return 0.0;
+    return 1.0 - double(d) / double(reach);
+}
+
+// Adds vorticity w_i (b x r_i) to the shell vortons (r from the shell's weighted centroid) with
+// b chosen so their impulse 1/2 sum x x omega V grows by exactly `impulse`. The added
+// vorticity sums to zero (r is centred), so it is a closed vortex ring around the body, and the
+// impulse it carries does not depend on the origin.
+bool injectImpulse(Vortons& v, const RigidBody& body, float reach, const ShellSums& shell, const dvec3& impulse) {
+    const dvec3 c = shell.firstMoment / shell.weight;
+    // 1/2 sum w V (|r|^2 1 - r r^T) with r = x - c, from the raw moments.
+    const glm::dmat3 centred = shell.secondMoment - shell.weight * glm::outerProduct(c, c);
+    const double trace = centred[0][0] + centred[1][1] + centred[2][2];
+    const glm::dmat3 m = 0.5 * (glm::dmat3(trace) - centred);
+    if (!(glm::determinant(m) > 1e-12 * trace * trace * trace)) return false;
+    const vec3 b(glm::inverse(m) * impulse);
+    const vec3 centre(c);
+    parallelForEach(
+        0, v.size(),
+        [&](size_t i) {
+            const double w = shellWeight(body, v.position[i], reach);
+            if (w > 0.0) v.vorticity[i] += float(w) * glm::cross(b, v.position[i] - centre);
+        },
+        2048);
+    return true;
+}
+
+}  // namespace
+
+void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
+                           const FluidParams& fluid, float shellThickness, float dt) {
+    for (RigidBody& body : bodies) {
+        if (body.motion != MotionKind::Dynamic || body.isHole()) continue;
+        const float reach = shellThickness;
+        const ShellSums shell = deterministicReduce(
+            vortons.size(), ShellSums{},
+            [&](size_t begin, size_t end) {
+                ShellSums s;
+                for (size_t i = begin; i < end; ++i) {
+                    const double w = shellWeight(body, vortons.position[i], reach);
+                    if (w <= 0.0) continue;
+                    const double volume = vortons.volume(i);
+                    const dvec3 x(vortons.position[i]);
+                    s.weight += w * volume;
+                    s.volume += volume;
+                    s.firstMoment += w * volume * x;
+                    s.secondMoment += w * volume * glm::outerProduct(x, x);
+                    ++s.count;
+                }
+                return s;
+            },
+            addShell, kChunk);
+        if (shell.count < 8) continue;  // too few vortons to carry a ring: no fluid to push
+        // The sphere of the body's volume stands for its shape in the drag law.
+        const double volume = body.shape.volume();
+        const double radius = std::cbrt(3.0 * volume / (4.0 * 3.141592653589793));
+        const double shellVolume =
+            4.0 / 3.0 * 3.141592653589793 * (std::pow(radius + reach, 3.0) - std::pow(radius, 3.0));
+        const double cover = std::min(1.0, shell.volume / shellVolume);  // fluid around it, 0..1
+        const vec3 centre = centreInWorld(body);
+        const vec3 flow =
+            velocity.size() > 0 && velocity.shape().encloses(centre) ? velocity.interpolate(centre) : vec3(0.0f);
+        const dvec3 relative = dvec3(body.velocity) - dvec3(flow);
+        const double speed = glm::length(relative);
+        if (!(speed > 0.0)) continue;
+        const double reynolds = fluid.viscosity > 0.0f ? speed * 2.0 * radius / double(fluid.viscosity) : 0.0;
+        const double k = 0.5 * double(fluid.ambientDensity) * sphereDragCoefficient(reynolds) * 3.141592653589793 *
+                         radius * radius * cover;  // force = -k |U| U
+        // Implicit in the body's velocity: never reverses the relative motion, whatever dt.
+        const double mass = double(body.mass);
+        const dvec3 bodyImpulse = -relative * (mass * k * speed * double(dt) / (mass + k * speed * double(dt)));
+        if (!injectImpulse(vortons, body, reach, shell, -bodyImpulse / double(fluid.ambientDensity))) continue;
+        body.impulse += vec3(bodyImpulse);
     }
 }
 

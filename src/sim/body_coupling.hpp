@@ -42,14 +42,37 @@ void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vec
 void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons, Tracers& tracers,
                                 const FluidParams& fluid, float dt);
 
-// Displaced mass of a body sampled from the density-deviation grid at its centre and one
-// "radius" (its reach along gravity) below and above, averaged (ambient where the grid does not
-// cover a sample), plus the ambient density, times the body volume. 0 for containers.
-float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDeviation, const FluidParams& fluid);
+// Drag between each dynamic solid and the fluid, with the momentum it takes from the body given
+// to the fluid: the sphere drag law (Clift-Gauvin C_d at the body's Reynolds number, the body as
+// the sphere of its volume, area scaled by how much fluid fills a shell of `shellThickness`
+// around it) on the body's velocity relative to the flow at its centre, integrated implicitly;
+// and vorticity added to the shell's vortons as a closed ring whose impulse rho0 dI is exactly
+// minus the body's momentum change. A body with fewer than 8 vortons around it has no drag.
+void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
+                           const FluidParams& fluid, float shellThickness, float dt);
+
+// Fills a solid body's place in the buoyancy field (the vortons' mean density deviation) with
+// the fluid's density around it: inside the body and within one and a half grid spacings of its
+// surface, where the collisions leave no fluid to cover the grid. Without it the emptied place
+// reads as ambient fluid, a bubble in heavy fluid, and its baroclinic source stirs the fluid
+// around a body that should float still.
+void fillSolidsWithSurroundingDensity(UniformGrid<float>& meanDeviation, const std::vector<RigidBody>& bodies,
+                                      const UniformGrid<float>& deposit, const UniformGrid<float>& coverage,
+                                      const FluidParams& fluid);
+
+// Displaced mass of a body: the body volume times the fluid density around it. With the
+// deposit's coverage grid (vorton volume per cell volume) the density is read on the body's
+// fluid side, one and a half grid spacings beyond its surface above, below and around it, as
+// deposited mass over covering volume, so neither the interior the collisions empty nor points
+// outside the fluid bias it, and a linear stratification averages to its value at the centre.
+// Without it (Gourlay's part 9): the deposit at the centre and one reach below and above,
+// averaged. 0 for containers.
+float displacedMass(const RigidBody& body, const UniformGrid<float>& densityDeviation, const FluidParams& fluid,
+                    const UniformGrid<float>* coverage = nullptr);
 
 // Adds gravity minus buoyancy, g (m_body - m_displaced), to each dynamic body's force.
 void applyBuoyancyAndGravity(std::vector<RigidBody>& bodies, const UniformGrid<float>& densityDeviation,
-                             const FluidParams& fluid);
+                             const FluidParams& fluid, const UniformGrid<float>* coverage = nullptr);
 
 // Removes the wall-normal component of the density gradient near walls (fluid.poisoning):
 // - hits: at the 8 grid points of the cell of each vorton that hit a wall, for the walls the

@@ -575,6 +575,7 @@ const UniformGrid<float>& Simulation::buoyancyDensityGrid() const {
         },
         4096);
     keepDepositedMass(g);
+    if (!bodies_.empty()) fillSolidsWithSurroundingDensity(g, bodies_, densityGrid_, work_->coverage, fluid_);
     return g;
 }
 
@@ -756,7 +757,9 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
 
 void Simulation::interactWithBodies(float dt) {
     collideParticlesWithBodies(bodies_, vortons_, tracers_, fluid_, dt);
-    applyBuoyancyAndGravity(bodies_, densityGrid_, fluid_);
+    // The shell that takes a body's wake impulse: two grid spacings of vortons around it.
+    exchangeDragWithFluid(bodies_, vortons_, velocityGrid_, fluid_, 2.0f * gridShape_.spacing.x, dt);
+    applyBuoyancyAndGravity(bodies_, densityGrid_, fluid_, &work_->coverage);
     integrateBodies(bodies_, substepTime_ + dt, dt);
 }
 

@@ -1,0 +1,132 @@
+// Two-way fluid-body coupling in whole simulations: a heavy ball reaches the sphere drag law's
+// terminal speed, a launched ball hands the fluid exactly the momentum it loses, a ball of the
+// fluid's density floats still, and a ball between two layers settles at its Archimedes depth.
+#include "scene/scene.hpp"
+#include "sim/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+
+namespace vfx {
+namespace {
+
+constexpr double kPi = 3.141592653589793;
+
+void build(Simulation& sim, const std::string& json) {
+    buildSimulation(parseScene(nlohmann::json::parse(json), "coupling test"), sim);
+}
+
+double dragCoefficient(double reynolds) {
+    return 24.0 / reynolds * (1.0 + 0.15 * std::pow(reynolds, 0.687)) +
+           0.42 / (1.0 + 42500.0 * std::pow(reynolds, -1.16));
+}
+
+// Terminal speed of a sphere: (rho_b - rho0) V g = 1/2 rho0 C_d(Re) pi r^2 U^2, by fixed point.
+double terminalSpeed(double radius, double bodyDensity, double fluidDensity, double g, double nu) {
+    double u = 1.0;
+    for (int i = 0; i < 100; ++i) {
+        const double cd = dragCoefficient(u * 2.0 * radius / nu);
+        u = std::sqrt((bodyDensity - fluidDensity) * 4.0 / 3.0 * radius * g * 2.0 / (fluidDensity * cd));
+    }
+    return u;
+}
+
+TEST(BodyCoupling, HeavyBallSinksAtTheDragLawsTerminalSpeedAndLeavesAWake) {
+    Simulation sim;
+    build(sim, R"({"fluid": {"viscosity": 0.001}, "time": {"dt": 0.01},
+        "vortons": [{"shape": "box", "min": [-1, -4, -1], "max": [1, 1, 1], "count": 12000, "layout": "lattice"}],
+        "bodies": [{"name": "ball", "radius": 0.2, "density": 2, "position": [0, 0.5, 0]}]})");
+    double y0 = 0.0;
+    for (int s = 0; s < 150; ++s) {
+        if (s == 140) y0 = sim.bodies()[0].position.y;
+        sim.step(0.01f);
+    }
+    const double speed = (y0 - sim.bodies()[0].position.y) / 0.1;
+    const double expected = terminalSpeed(0.2, 2.0, 1.0, 9.8, 0.001);
+    const Diagnostics d = sim.diagnostics();
+    const double ballEnergy = 0.5 * sim.bodies()[0].mass * speed * speed;
+    std::cout << "[ coupling ] sinking ball after 1.5 s: " << speed << " m/s (drag law " << expected
+              << "), fluid field energy " << d.fieldEnergy << " J, ball " << ballEnergy << " J\n";
+    EXPECT_GT(speed, 0.5 * expected);
+    EXPECT_LT(speed, 2.0 * expected);
+    // The fluid moves: its impulse carries the momentum gravity gave the pair and the ball does not hold.
+    const double ballMomentum = sim.bodies()[0].mass * speed;
+    const double netForceImpulse = (sim.bodies()[0].mass - sim.bodies()[0].lastDisplacedMass) * 9.8 * sim.time();
+    EXPECT_NEAR(-d.linearImpulse.y, netForceImpulse - ballMomentum, 0.1 * netForceImpulse);
+    EXPECT_GT(d.fieldEnergy, 0.0);
+}
+
+TEST(BodyCoupling, LaunchedBallSlowsAndTheFluidGainsWhatItLoses) {
+    Simulation sim;
+    build(sim, R"({"fluid": {"viscosity": 0.001, "gravity": [0, 0, 0]}, "time": {"dt": 0.01},
+        "vortons": [{"shape": "box", "min": [-1, -1, -1], "max": [3, 1, 1], "count": 16000, "layout": "lattice"}],
+        "bodies": [{"name": "ball", "radius": 0.2, "density": 2, "position": [-0.5, 0, 0], "velocity": [2, 0, 0]}]})");
+    const double mass = sim.bodies()[0].mass;
+    double lastSpeed = 2.0;
+    for (int s = 0; s < 100; ++s) {
+        sim.step(0.01f);
+        const double speed = sim.bodies()[0].velocity.x;
+        EXPECT_LE(speed, lastSpeed + 1e-6) << "step " << s;  // slows, never speeds up
+        EXPECT_GT(speed, 0.0) << "step " << s;               // and is never thrown back
+        if (s % 10 == 9) {                                   // no energy from nowhere
+            const double ballLoss = 0.5 * mass * (4.0 - speed * speed);
+            EXPECT_LE(sim.diagnostics().fieldEnergy, ballLoss) << "step " << s;
+        }
+        lastSpeed = speed;
+    }
+    const double ballChange = mass * (lastSpeed - 2.0);
+    const double fluidChange = sim.diagnostics().linearImpulse.x * sim.fluid().ambientDensity;
+    std::cout << "[ coupling ] launched ball after 1 s: " << lastSpeed << " m/s, dp_ball " << ballChange
+              << ", rho0 dI_fluid " << fluidChange << "\n";
+    EXPECT_LT(std::abs(ballChange + fluidChange), 0.1 * std::abs(ballChange));
+    // The drag law alone: v(t) = v0 / (1 + v0 k t / m), k = 1/2 rho0 C_d A; C_d between Re 500 and 800.
+    const double area = kPi * 0.04;
+    for (double re : {500.0, 800.0}) {
+        const double k = 0.5 * dragCoefficient(re) * area;
+        const double law = 2.0 / (1.0 + 2.0 * k * 1.0 / mass);
+        EXPECT_NEAR(lastSpeed, law, 0.15 * law) << "Re " << re;
+    }
+}
+
+TEST(BodyCoupling, BallOfTheFluidsDensityStaysPut) {
+    Simulation sim;
+    build(sim, R"({"fluid": {"viscosity": 0.004, "poisoning": "walls"}, "time": {"dt": 0.01},
+        "vortons": [{"shape": "box", "min": [-0.8, -0.8, -0.8], "max": [0.8, 0.8, 0.8], "count": 4000,
+                     "layout": "lattice", "density": 0.5}],
+        "bodies": [{"name": "ball", "radius": 0.15, "density": 1.5, "position": [0, 0.2, 0]},
+                   {"name": "tank", "shape": "box", "half_extents": [0.8, 0.8, 0.8], "hole": true, "motion": "kinematic"}]})");
+    const vec3 start = sim.bodies()[0].position;
+    float worst = 0.0f;
+    for (int s = 0; s < 500; ++s) {
+        sim.step(0.01f);
+        worst = std::max(worst, glm::length(sim.bodies()[0].position - start));
+    }
+    std::cout << "[ coupling ] neutral ball: largest drift in 5 s " << worst << " m\n";
+    EXPECT_LT(worst, 0.1f * 0.15f);
+}
+
+TEST(BodyCoupling, BallBetweenTwoLayersSettlesAtItsArchimedesDepth) {
+    // The stratified_ball preset: layers 1.3 (below y = 0) and 0.9, ball 1.1 of radius 0.15:
+    // half its volume in each layer balances it, with its centre on the interface.
+    Simulation sim;
+    buildSimulation(loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/stratified_ball.json", {"tracers.0.count=500"}),
+                    sim);
+    float arrival = -1.0f;
+    float worstLate = 0.0f;
+    for (int s = 0; s < 600; ++s) {
+        sim.step(0.01f);
+        const float y = sim.bodies()[0].position.y;
+        if (arrival < 0.0f && y < 0.0f) arrival = float(sim.time());
+        if (sim.time() > 4.0) worstLate = std::max(worstLate, std::abs(y));
+    }
+    std::cout << "[ coupling ] stratified ball reaches the interface at t = " << arrival << " s; from 4 to 6 s within "
+              << worstLate << " m of it\n";
+    EXPECT_GT(arrival, 0.0f);
+    EXPECT_LT(arrival, 1.0f);
+    EXPECT_LT(worstLate, 0.3f * 0.15f);
+}
+
+}  // namespace
+}  // namespace vfx
