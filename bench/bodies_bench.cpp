@@ -1,10 +1,10 @@
-// Benchmarks for src/bodies: body buoyancy per body per step (part 9 quotes ~2 us), particle
-// collision cost per particle per body, and the article's Figure 7: PoisonDensityGradient
+// Benchmarks for the fluid-body coupling: body buoyancy per body per step (part 9 quotes ~2 us),
+// drag with its impulse to the fluid per body, particle collision cost per particle per body, and the article's Figure 7: PoisonDensityGradient
 // serial / atomic / partitioned (plus the racy naive version and the article's float
 // compare-and-swap version, both for comparison only) at the sloshing tank's size and at 4x and
 // 16x the particles, on 1 and 2 threads.
 //
-//   flock /tmp/vfx-build.lock ./vortonfx_bench --benchmark_filter='Poison|Buoyancy|Collide'
+//   ./vortonfx_bench --benchmark_filter='Poison|Buoyancy|Collide|Drag'
 #include "sim/body_coupling.hpp"
 #include "bodies/shapes.hpp"
 #include "core/parallel.hpp"
@@ -56,6 +56,53 @@ void BM_BodyBuoyancy(benchmark::State& state) {
     state.SetLabel(box ? "box" : "sphere");
 }
 BENCHMARK(BM_BodyBuoyancy)->Arg(0)->Arg(1);
+
+// Buoyancy read on the fluid side (with the deposit's coverage), as the simulation does it.
+void BM_BodyBuoyancyFluidSide(benchmark::State& state) {
+    GridShape shape;
+    shape.minCorner = vec3(-1.0f);
+    shape.spacing = vec3(2.0f / 31.0f);
+    shape.points = ivec3(32);
+    UniformGrid<float> density(shape, 0.3f), coverage(shape, 1.0f);
+    std::vector<RigidBody> bodies{benchBody(makeSphereShape(0.3f, false), MotionKind::Dynamic)};
+    FluidParams fluid;
+    for (auto _ : state) {
+        applyBuoyancyAndGravity(bodies, density, fluid, &coverage);
+        bodies[0].force = vec3(0.0f);
+        benchmark::DoNotOptimize(bodies[0].lastDisplacedMass);
+    }
+    state.SetItemsProcessed(state.iterations());  // items = bodies
+}
+BENCHMARK(BM_BodyBuoyancyFluidSide);
+
+// --- drag and its impulse to the fluid ----------------------------------------------------------
+
+// One dynamic sphere moving through a lattice of `count` vortons: the shell sums scan every
+// vorton, the ring injection only the shell. Items = vortons scanned per body.
+void BM_DragExchange(benchmark::State& state) {
+    const size_t count = size_t(state.range(0));
+    tbb::global_control threads(tbb::global_control::max_allowed_parallelism, size_t(state.range(1)));
+    Vortons vortons;
+    const int n = int(std::cbrt(double(count)) + 0.5);
+    const float h = 2.0f / float(n);
+    for (int z = 0; z < n; ++z)
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x)
+                vortons.add(vec3(-1.0f) + h * (vec3(float(x), float(y), float(z)) + 0.5f), vec3(0.0f), h, 0.0f,
+                            h * h * h);
+    GridShape shape = GridShape::fitBox(vec3(-1.0f), vec3(1.0f), count, 0.0f);
+    UniformGrid<vec3> still(shape, vec3(0.0f));
+    std::vector<RigidBody> bodies{benchBody(makeSphereShape(0.3f, false), MotionKind::Dynamic, 2.0f)};
+    FluidParams fluid;
+    for (auto _ : state) {
+        bodies[0].velocity = vec3(2.0f, 0.0f, 0.0f);
+        bodies[0].impulse = vec3(0.0f);
+        exchangeDragWithFluid(bodies, vortons, still, fluid, 2.0f * h, 0.01f);
+        benchmark::DoNotOptimize(bodies[0].impulse);
+    }
+    state.SetItemsProcessed(state.iterations() * int64_t(vortons.size()));
+}
+BENCHMARK(BM_DragExchange)->ArgsProduct({{4096, 32768}, {1, 2}})->ArgNames({"vortons", "threads"})->UseRealTime();
 
 // --- collisions --------------------------------------------------------------------------------
 

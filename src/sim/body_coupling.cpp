@@ -21,29 +21,16 @@ namespace {
 
 constexpr size_t kChunk = 2048;  // vortons per reduction chunk (fixed: results never depend on threads)
 
-// Sums over the vortons that hit one body in one step (double precision, fixed-order).
+// What the vortons in contact with a body push on it in one step (double, fixed order): their
+// momentum relative to the wall, which a body that does not yield (kinematic) records.
 struct ContactSums {
-    double mass = 0.0;           // M = sum m
-    dvec3 momentum{0.0};         // P = sum m v
-    dvec3 firstMoment{0.0};      // S = sum m r, r from the body position
-    dvec3 angularMomentum{0.0};  // L = sum r x m v - spin changes
-    glm::dmat3 inertia{0.0};     // sum m (|r|^2 1 - r r^T)
-    dvec3 slipMomentum{0.0};     // sum m (v - v_wall): what a body of infinite mass receives
+    dvec3 slipMomentum{0.0};  // sum m (v - v_wall)
     dvec3 slipAngularMomentum{0.0};
     size_t contacts = 0;  // vortons in contact (pushed or touching)
 };
 
 ContactSums addSums(const ContactSums& a, const ContactSums& b) {
-    ContactSums s;
-    s.mass = a.mass + b.mass;
-    s.momentum = a.momentum + b.momentum;
-    s.firstMoment = a.firstMoment + b.firstMoment;
-    s.angularMomentum = a.angularMomentum + b.angularMomentum;
-    s.inertia = a.inertia + b.inertia;
-    s.slipMomentum = a.slipMomentum + b.slipMomentum;
-    s.slipAngularMomentum = a.slipAngularMomentum + b.slipAngularMomentum;
-    s.contacts = a.contacts + b.contacts;
-    return s;
+    return {a.slipMomentum + b.slipMomentum, a.slipAngularMomentum + b.slipAngularMomentum, a.contacts + b.contacts};
 }
 
 // A body as the particles of this step meet it, with its broad-phase sphere in world space.
@@ -130,12 +117,6 @@ ContactSums collideVortonRange(const PosedBody& posed, Vortons& v, const FluidPa
             const vec3 wallVelocity = body.surfaceVelocity(x);
             const vec3 slip = v.velocity[i] - wallVelocity;
             const dvec3 r = dvec3(x) - centre;
-            const dvec3 momentum = dvec3(v.velocity[i]) * mass;
-            sums.mass += mass;
-            sums.momentum += momentum;
-            sums.firstMoment += r * mass;
-            sums.angularMomentum += glm::cross(r, momentum);
-            sums.inertia += mass * (glm::dmat3(glm::dot(r, r)) - glm::outerProduct(r, r));
             sums.slipMomentum += dvec3(slip) * mass;
             sums.slipAngularMomentum += glm::cross(r, dvec3(slip) * mass);
             v.position[i] = x;
@@ -245,66 +226,6 @@ dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidPa
             return spin;
         },
         [](const dvec3& a, const dvec3& b) { return a + b; }, 1);
-}
-
-// Solves the 6x6 system A x = b by Gaussian elimination with partial pivoting.
-bool solve6(double a[6][7], double x[6]) {
-    for (int c = 0; c < 6; ++c) {
-        int pivot = c;
-        for (int r = c + 1; r < 6; ++r)
-            if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
-        if (std::abs(a[pivot][c]) < 1e-300) return false;
-        for (int k = 0; k < 7; ++k) std::swap(a[c][k], a[pivot][k]);
-        for (int r = c + 1; r < 6; ++r) {
-            const double f = a[r][c] / a[c][c];
-            for (int k = c; k < 7; ++k) a[r][k] -= f * a[c][k];
-        }
-    }
-    for (int r = 5; r >= 0; --r) {
-        double sum = a[r][6];
-        for (int k = r + 1; k < 6; ++k) sum -= a[r][k] * x[k];
-        x[r] = sum / a[r][r];
-    }
-    return true;
-}
-
-glm::dmat3 worldInertia(const RigidBody& body) {
-    const glm::dmat3 rotation = glm::mat3_cast(body.orientation);
-    return rotation * glm::inverse(glm::dmat3(body.inverseInertiaLocal)) * glm::transpose(rotation);
-}
-
-// Perfectly inelastic exchange: the body and the vortons that hit it end with one rigid
-// motion (V', w') that conserves their total linear and angular momentum:
-//   (m_b + M) V' - S x w'      = m_b V + P
-//   S x V' + (I_b + I_hit) w'  = I_b w + L
-// Solving it implicitly stays stable when the fluid hitting a body in one step outweighs it
-// (a light body, a snowplough of particles), where an explicit impulse would overshoot.
-// Returns false for bodies that do not move in response (kinematic).
-bool commonVelocity(const RigidBody& body, const ContactSums& sums, dvec3& velocity, dvec3& angularVelocity) {
-    if (body.motion != MotionKind::Dynamic || body.inverseMass <= 0.0f || sums.mass <= 0.0) return false;
-    const glm::dmat3 inertia = worldInertia(body);
-    const double bodyMass = double(body.mass);
-    const dvec3 s = sums.firstMoment;
-    const glm::dmat3 cross(0.0, s.z, -s.y, -s.z, 0.0, s.x, s.y, -s.x, 0.0);  // cross * u = s x u (column-major)
-    const glm::dmat3 angularBlock = inertia + sums.inertia;
-    const dvec3 rhsLinear = bodyMass * dvec3(body.velocity) + sums.momentum;
-    const dvec3 rhsAngular = inertia * dvec3(body.angularVelocity) + sums.angularMomentum;
-    double a[6][7] = {};
-    for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c) {
-            a[r][c] = r == c ? bodyMass + sums.mass : 0.0;
-            a[r][3 + c] = -cross[c][r];
-            a[3 + r][c] = cross[c][r];
-            a[3 + r][3 + c] = angularBlock[c][r];
-        }
-        a[r][6] = rhsLinear[r];
-        a[3 + r][6] = rhsAngular[r];
-    }
-    double x[6];
-    if (!solve6(a, x)) return false;
-    velocity = dvec3(x[0], x[1], x[2]);
-    angularVelocity = dvec3(x[3], x[4], x[5]);
-    return true;
 }
 
 // Tracers are passive: they are moved and take the wall velocity but carry no mass (zero
@@ -417,39 +338,14 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
             addSums, kChunk);
         // A dynamic solid meets the fluid through its drag (exchangeDragWithFluid), whose
         // momentum goes into the fluid as vorticity; here it only keeps the particles out.
-        if (body.motion == MotionKind::Dynamic && !body.isHole()) {
-            parallelForRange(
-                0, tracers.size(), [&](size_t begin, size_t end) { collideTracerRange(posed, tracers, begin, end); },
-                2048);
-            continue;
-        }
-        countPatchSharing(contacts, sums.contacts);
-        const dvec3 spin = assignNoSlipVorticity(vortons, contacts, fluid);
-        sums.angularMomentum -= spin;
-        sums.slipAngularMomentum -= spin;
         parallelForRange(
             0, tracers.size(), [&](size_t begin, size_t end) { collideTracerRange(posed, tracers, begin, end); }, 2048);
-        dvec3 velocity, angularVelocity;
-        if (commonVelocity(posed.body, sums, velocity, angularVelocity)) {
-            // integrateBodies turns these impulses into exactly (V', w').
-            body.impulse += vec3(double(posed.body.mass) * (velocity - dvec3(posed.body.velocity)));
-            body.angularImpulse +=
-                vec3(worldInertia(posed.body) * (angularVelocity - dvec3(posed.body.angularVelocity)));
-            const vec3 v(velocity), w(angularVelocity);
-            parallelForEach(
-                0, contacts.size(),
-                [&](size_t c) {
-                    for (const ContactRecord& r : contacts[c])
-                        if (r.kind == Contact::Pushed)
-                            vortons.velocity[r.index] =
-                                v + glm::cross(w, vortons.position[r.index] - posed.body.position);
-                },
-                1);
-        } else {
-            // A body that does not yield (kinematic) keeps the record of the fluid's push.
-            body.impulse += vec3(sums.slipMomentum);
-            body.angularImpulse += vec3(sums.slipAngularMomentum);
-        }
+        if (body.motion == MotionKind::Dynamic) continue;
+        countPatchSharing(contacts, sums.contacts);
+        const dvec3 spin = assignNoSlipVorticity(vortons, contacts, fluid);
+        // A body that does not yield (kinematic) keeps the record of the fluid's push.
+        body.impulse += vec3(sums.slipMomentum);
+        body.angularImpulse += vec3(sums.slipAngularMomentum - spin);
     }
 }
 

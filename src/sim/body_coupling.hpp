@@ -26,8 +26,10 @@ void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vec
                             std::vector<float>& share);
 
 // Pushes vortons and tracers that penetrate a body back to its surface (1e-4 of its size on the
-// fluid side) with the body's surface velocity, reassigns vorton vorticity for no-slip, and
-// accumulates the momentum change on the body (impulse, angularImpulse). Race-free, deterministic.
+// fluid side) with the body's surface velocity. At kinematic bodies and containers it also
+// reassigns vorton vorticity for no-slip and records the fluid's push on the body (impulse,
+// angularImpulse); a dynamic solid only keeps the particles out, its momentum exchange is its
+// drag (exchangeDragWithFluid). Race-free, deterministic.
 // Details:
 // - Kinematic bodies are met at their end-of-step pose (clock + dt), so after this call no
 //   particle is outside a container by more than round-off, however fast it moves.
@@ -35,9 +37,7 @@ void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vec
 // - Vortons in contact (pushed, or with their core radius overlapping the wall) get the no-slip
 //   vorticity (see noSlipVorticity), shared among the vortons on the same wall patch, and record
 //   hitWall/hitNormal; the spin angular momentum they gain goes to the body.
-// - Momentum exchange with a dynamic body is perfectly inelastic and implicit: the body and the
-//   pushed vortons (mass (rho0 + rho') V) end with one rigid motion conserving their linear and
-//   angular momentum. Tracers are massless (passive): they move but exchange nothing.
+// - Tracers are massless (passive): they move but exchange nothing.
 // - Vortons in sph/hybrid mode lose the part of their SPH velocity driving into the wall.
 void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons, Tracers& tracers,
                                 const FluidParams& fluid, float dt);
