@@ -3,6 +3,7 @@
 // the parity).
 #include "bodies/shapes.hpp"
 
+#include "bodies/body_motion.hpp"
 #include "core/text_format.hpp"
 
 #include <algorithm>
@@ -290,16 +291,15 @@ std::string densityProblem(float density) {
 const char* const kDynamicContainer = "a container (hole: true) must have motion \"kinematic\"";
 
 // A body turned kinematic mid-run holds still where it is: no drift, and the rest pose moved so
-// that its oscillation (if any) passes through the current pose at the current time.
+// that its prescribed path (setKinematicPose) passes through the current pose at the current time.
 void holdKinematicPoseHere(RigidBody& body) {
-    KinematicMotion& k = body.kinematic;
-    k.velocity = vec3(0.0f);
-    const double phase = k.period > 0.0f ? std::sin(2.0 * kPi * body.clock / double(k.period)) : 0.0;
-    body.restPosition = vec3(dvec3(body.position) - dvec3(k.amplitude) * phase);
-    const vec3 angle = k.angularAmplitude * float(phase);
-    const float angleSize = glm::length(angle);
-    const quat swing = angleSize > 0.0f ? glm::angleAxis(angleSize, angle / angleSize) : quat(1.0f, 0.0f, 0.0f, 0.0f);
-    body.restOrientation = glm::normalize(body.orientation * glm::conjugate(swing));
+    body.kinematic.velocity = vec3(0.0f);
+    RigidBody path = body;
+    path.restPosition = vec3(0.0f);
+    path.restOrientation = quat(1.0f, 0.0f, 0.0f, 0.0f);
+    setKinematicPose(path, body.clock);  // the oscillation's offset and swing at this time
+    body.restPosition = body.position - path.position;
+    body.restOrientation = glm::normalize(body.orientation * glm::conjugate(path.orientation));
     body.velocity = body.angularVelocity = vec3(0.0f);
 }
 

@@ -23,7 +23,6 @@ enum class ParamType { Float, Int, Bool, Vec3, Enum, String, Array, Object };
 struct MemberBinding {
     const std::type_info* owner = nullptr;
     size_t offset = 0;  // of the member inside its struct: lets a test prove members are distinct
-    size_t size = 0;
     std::function<nlohmann::json(const void*)> read;
     std::function<void(void*, const nlohmann::json&)> write;  // the value is already validated
 };
@@ -143,7 +142,6 @@ MemberBinding bindMember(T S::*member) {
     b.owner = &typeid(S);
     static const S reference{};
     b.offset = size_t(reinterpret_cast<const char*>(&(reference.*member)) - reinterpret_cast<const char*>(&reference));
-    b.size = sizeof(T);
     b.read = [member](const void* s) { return Codec::toJson(static_cast<const S*>(s)->*member); };
     b.write = [member](void* s, const nlohmann::json& v) { static_cast<S*>(s)->*member = Codec::fromJson(v); };
     return b;

@@ -331,14 +331,7 @@ public:
         if (!spec) throw std::logic_error("scene schema has no " + section_ + "." + key);
         return spec->defaultValue;
     }
-    float number(const std::string& key) const { return value(key).get<float>(); }
-    double real(const std::string& key) const { return value(key).get<double>(); }
-    bool flag(const std::string& key) const { return value(key).get<bool>(); }
     std::string text(const std::string& key) const { return value(key).get<std::string>(); }
-    vec3 vector(const std::string& key) const {
-        const json& v = value(key);
-        return vec3(v[0].get<float>(), v[1].get<float>(), v[2].get<float>());
-    }
     std::string pointer(const std::string& key) const { return childPointer(pointer_, key); }
     const std::string& pointer() const { return pointer_; }
     const json& object() const { return *object_; }

@@ -80,11 +80,8 @@ bool pushOutOfBody(const PosedBody& posed, vec3& position, const vec3& velocity,
 }
 
 // A vorton in contact with a body this step: pushed out of it, or with its core overlapping it.
-enum class Contact : uint8_t { Pushed, Touching };
-
 struct ContactRecord {
     uint32_t index;
-    Contact kind;
     uint32_t sharing;  // vortons in contact on the same wall patch (filled in later)
     vec3 normal;       // into the fluid
     vec3 slip;         // vorton velocity minus wall velocity before the exchange
@@ -126,7 +123,7 @@ ContactSums collideVortonRange(const PosedBody& posed, Vortons& v, const FluidPa
                 const float into = glm::dot(v.sphVelocity[i] - wallVelocity, normal);
                 if (into < 0.0f) v.sphVelocity[i] -= normal * into;
             }
-            contacts.push_back({uint32_t(i), Contact::Pushed, 0, normal, slip, patchKey(body, x, patchSize)});
+            contacts.push_back({uint32_t(i), 0, normal, slip, patchKey(body, x, patchSize)});
             ++sums.contacts;
         } else if (posed.mayTouch(x, v.contactRadius(i))) {
             // A vorton whose core overlaps a wall is in contact with it even when it did not cross
@@ -134,8 +131,7 @@ ContactSums collideVortonRange(const PosedBody& posed, Vortons& v, const FluidPa
             const BodyContact contact = contactWithBody(body, x);
             if (contact.distance >= v.contactRadius(i)) continue;
             const vec3 slip = v.velocity[i] - body.surfaceVelocity(x);
-            contacts.push_back(
-                {uint32_t(i), Contact::Touching, 0, contact.normal, slip, patchKey(body, contact.point, patchSize)});
+            contacts.push_back({uint32_t(i), 0, contact.normal, slip, patchKey(body, contact.point, patchSize)});
             ++sums.contacts;
         }
     }
@@ -470,11 +466,35 @@ double shellWeight(const RigidBody& body, const vec3& x, float reach) {
     return 1.0 - double(d) / double(reach);
 }
 
+// The shell's sums, and each vorton's weight in `weights` (0 outside the shell), in one pass.
+ShellSums measureShell(const RigidBody& body, const Vortons& v, float reach, std::vector<double>& weights) {
+    weights.resize(v.size());
+    return deterministicReduce(
+        v.size(), ShellSums{},
+        [&](size_t begin, size_t end) {
+            ShellSums s;
+            for (size_t i = begin; i < end; ++i) {
+                const double w = shellWeight(body, v.position[i], reach);
+                weights[i] = w;
+                if (w <= 0.0) continue;
+                const double volume = v.volume(i);
+                const dvec3 x(v.position[i]);
+                s.weight += w * volume;
+                s.volume += volume;
+                s.firstMoment += w * volume * x;
+                s.secondMoment += w * volume * glm::outerProduct(x, x);
+                ++s.count;
+            }
+            return s;
+        },
+        addShell, kChunk);
+}
+
 // Adds vorticity w_i (b x r_i) to the shell vortons (r from the shell's weighted centroid) with
 // b chosen so their impulse 1/2 sum x x omega V grows by exactly `impulse`. The added
 // vorticity sums to zero (r is centred), so it is a closed vortex ring around the body, and the
 // impulse it carries does not depend on the origin.
-bool injectImpulse(Vortons& v, const RigidBody& body, float reach, const ShellSums& shell, const dvec3& impulse) {
+bool injectImpulse(Vortons& v, const std::vector<double>& weights, const ShellSums& shell, const dvec3& impulse) {
     const dvec3 c = shell.firstMoment / shell.weight;
     // 1/2 sum w V (|r|^2 1 - r r^T) with r = x - c, from the raw moments.
     const glm::dmat3 centred = shell.secondMoment - shell.weight * glm::outerProduct(c, c);
@@ -486,58 +506,41 @@ bool injectImpulse(Vortons& v, const RigidBody& body, float reach, const ShellSu
     parallelForEach(
         0, v.size(),
         [&](size_t i) {
-            const double w = shellWeight(body, v.position[i], reach);
-            if (w > 0.0) v.vorticity[i] += float(w) * glm::cross(b, v.position[i] - centre);
+            if (weights[i] > 0.0) v.vorticity[i] += float(weights[i]) * glm::cross(b, v.position[i] - centre);
         },
         2048);
     return true;
 }
 
+constexpr double kPiDouble = 3.141592653589793;
+
 }  // namespace
 
 void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
                            const FluidParams& fluid, float shellThickness, float dt) {
+    std::vector<double> weights;
     for (RigidBody& body : bodies) {
         if (body.motion != MotionKind::Dynamic || body.isHole()) continue;
-        const float reach = shellThickness;
-        const ShellSums shell = deterministicReduce(
-            vortons.size(), ShellSums{},
-            [&](size_t begin, size_t end) {
-                ShellSums s;
-                for (size_t i = begin; i < end; ++i) {
-                    const double w = shellWeight(body, vortons.position[i], reach);
-                    if (w <= 0.0) continue;
-                    const double volume = vortons.volume(i);
-                    const dvec3 x(vortons.position[i]);
-                    s.weight += w * volume;
-                    s.volume += volume;
-                    s.firstMoment += w * volume * x;
-                    s.secondMoment += w * volume * glm::outerProduct(x, x);
-                    ++s.count;
-                }
-                return s;
-            },
-            addShell, kChunk);
-        if (shell.count < 8) continue;  // too few vortons to carry a ring: no fluid to push
-        // The sphere of the body's volume stands for its shape in the drag law.
-        const double volume = body.shape.volume();
-        const double radius = std::cbrt(3.0 * volume / (4.0 * 3.141592653589793));
-        const double shellVolume =
-            4.0 / 3.0 * 3.141592653589793 * (std::pow(radius + reach, 3.0) - std::pow(radius, 3.0));
-        const double cover = std::min(1.0, shell.volume / shellVolume);  // fluid around it, 0..1
         const vec3 centre = centreInWorld(body);
         const vec3 flow =
             velocity.size() > 0 && velocity.shape().encloses(centre) ? velocity.interpolate(centre) : vec3(0.0f);
         const dvec3 relative = dvec3(body.velocity) - dvec3(flow);
         const double speed = glm::length(relative);
-        if (!(speed > 0.0)) continue;
+        if (!(speed > 0.0)) continue;  // no relative motion, no drag: skip the shell scan
+        const float reach = shellThickness;
+        const ShellSums shell = measureShell(body, vortons, reach, weights);
+        if (shell.count < 8) continue;  // too few vortons to carry a ring: no fluid to push
+        // The sphere of the body's volume stands for its shape in the drag law.
+        const double radius = std::cbrt(3.0 * double(body.shape.volume()) / (4.0 * kPiDouble));
+        const double shellVolume = 4.0 / 3.0 * kPiDouble * (std::pow(radius + reach, 3.0) - std::pow(radius, 3.0));
+        const double cover = std::min(1.0, shell.volume / shellVolume);  // fluid around it, 0..1
         const double reynolds = fluid.viscosity > 0.0f ? speed * 2.0 * radius / double(fluid.viscosity) : 0.0;
-        const double k = 0.5 * double(fluid.ambientDensity) * sphereDragCoefficient(reynolds) * 3.141592653589793 *
-                         radius * radius * cover;  // force = -k |U| U
+        const double k = 0.5 * double(fluid.ambientDensity) * sphereDragCoefficient(reynolds) * kPiDouble * radius *
+                         radius * cover;  // force = -k |U| U
         // Implicit in the body's velocity: never reverses the relative motion, whatever dt.
         const double mass = double(body.mass);
         const dvec3 bodyImpulse = -relative * (mass * k * speed * double(dt) / (mass + k * speed * double(dt)));
-        if (!injectImpulse(vortons, body, reach, shell, -bodyImpulse / double(fluid.ambientDensity))) continue;
+        if (!injectImpulse(vortons, weights, shell, -bodyImpulse / double(fluid.ambientDensity))) continue;
         body.impulse += vec3(bodyImpulse);
     }
 }
