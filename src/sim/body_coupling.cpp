@@ -10,6 +10,7 @@
 #include "sim/sph.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -443,73 +444,183 @@ double sphereDragCoefficient(double reynolds) {
            0.42 / (1.0 + 42500.0 * std::pow(reynolds, -1.16));
 }
 
-// The vortons around a body that take up the impulse it sheds: weighted sums of their
-// positions for an exact impulse injection.
-struct ShellSums {
-    double weight = 0.0;           // sum w V
-    double volume = 0.0;           // sum V (how much fluid surrounds the body)
-    dvec3 firstMoment{0.0};        // sum w V x
-    glm::dmat3 secondMoment{0.0};  // sum w V x x^T
-    size_t count = 0;
+// Torque coefficient of a sphere spinning at rotational Reynolds number Re = |Omega| d^2 / nu
+// (Dennis, Singh and Ingham's and Sawatzki's fits as collected by Crowe, Sommerfeld and Tsuji):
+// torque = C_R / 2 rho0 r^5 |Omega| Omega. Below Re 32 it is Stokes' 8 pi mu r^3 Omega, the
+// two branches meet at Re 32. Inviscid (Re = 0 given): no torque, an ideal fluid cannot spin a
+// sphere.
+double sphereTorqueCoefficient(double reynolds) {
+    if (!(reynolds > 0.0) || !std::isfinite(reynolds)) return 0.0;
+    if (reynolds <= 32.0) return 64.0 * 3.141592653589793 / reynolds;
+    return 12.9 / std::sqrt(reynolds) + 128.4 / reynolds;
+}
+
+// A vorton in a body's shell: its weight (1 at the surface falling linearly to 0 at the shell's
+// outer edge), its depth into the shell (0 at the surface, 1 at the edge) and the surface normal.
+struct ShellVorton {
+    size_t index = 0;
+    double weight = 0.0;
+    double depth = 0.0;
+    dvec3 normal{0.0};
 };
 
-ShellSums addShell(const ShellSums& a, const ShellSums& b) {
-    return {a.weight + b.weight, a.volume + b.volume, a.firstMoment + b.firstMoment, a.secondMoment + b.secondMoment,
-            a.count + b.count};
-}
+// The vortons around a body that take up what it sheds, in index order (the same for any thread
+// count), with the fluid volume they hold.
+struct Shell {
+    std::vector<ShellVorton> members;
+    double volume = 0.0;  // sum V: how much fluid surrounds the body
+};
 
-// Weight of a vorton in the body's shell: 1 near the surface, falling linearly to 0 at `reach`.
-double shellWeight(const RigidBody& body, const vec3& x, float reach) {
-    if (!mayTouchBody(body, x, reach)) return 0.0;
-    const float d = contactDistance(body, x);
-    if (d < 0.0f || d >= reach) return 0.0;
-    return 1.0 - double(d) / double(reach);
-}
-
-// The shell's sums, and each vorton's weight in `weights` (0 outside the shell), in one pass.
-ShellSums measureShell(const RigidBody& body, const Vortons& v, float reach, std::vector<double>& weights) {
-    weights.resize(v.size());
-    return deterministicReduce(
-        v.size(), ShellSums{},
-        [&](size_t begin, size_t end) {
-            ShellSums s;
-            for (size_t i = begin; i < end; ++i) {
-                const double w = shellWeight(body, v.position[i], reach);
-                weights[i] = w;
-                if (w <= 0.0) continue;
-                const double volume = v.volume(i);
-                const dvec3 x(v.position[i]);
-                s.weight += w * volume;
-                s.volume += volume;
-                s.firstMoment += w * volume * x;
-                s.secondMoment += w * volume * glm::outerProduct(x, x);
-                ++s.count;
-            }
-            return s;
-        },
-        addShell, kChunk);
-}
-
-// Adds vorticity w_i (b x r_i) to the shell vortons (r from the shell's weighted centroid) with
-// b chosen so their impulse 1/2 sum x x omega V grows by exactly `impulse`. The added
-// vorticity sums to zero (r is centred), so it is a closed vortex ring around the body, and the
-// impulse it carries does not depend on the origin.
-bool injectImpulse(Vortons& v, const std::vector<double>& weights, const ShellSums& shell, const dvec3& impulse) {
-    const dvec3 c = shell.firstMoment / shell.weight;
-    // 1/2 sum w V (|r|^2 1 - r r^T) with r = x - c, from the raw moments.
-    const glm::dmat3 centred = shell.secondMoment - shell.weight * glm::outerProduct(c, c);
-    const double trace = centred[0][0] + centred[1][1] + centred[2][2];
-    const glm::dmat3 m = 0.5 * (glm::dmat3(trace) - centred);
-    if (!(glm::determinant(m) > 1e-12 * trace * trace * trace)) return false;
-    const vec3 b(glm::inverse(m) * impulse);
-    const vec3 centre(c);
+Shell gatherShell(const RigidBody& body, const Vortons& v, float reach, std::vector<float>& depths) {
+    depths.resize(v.size());
     parallelForEach(
         0, v.size(),
         [&](size_t i) {
-            if (weights[i] > 0.0) v.vorticity[i] += float(weights[i]) * glm::cross(b, v.position[i] - centre);
+            const vec3& x = v.position[i];
+            const float d = mayTouchBody(body, x, reach) ? contactDistance(body, x) : reach;
+            depths[i] = d >= 0.0f && d < reach ? d / reach : -1.0f;
         },
-        2048);
+        kChunk);
+    Shell shell;
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (depths[i] < 0.0f) continue;
+        ShellVorton m;
+        m.index = i;
+        m.depth = double(depths[i]);
+        m.weight = 1.0 - m.depth;
+        vec3 normal;
+        contactDistance(body, v.position[i], &normal);
+        m.normal = dvec3(normal);
+        shell.members.push_back(m);
+        shell.volume += v.volume(i);
+    }
+    return shell;
+}
+
+// The shell's vorticity patterns from which an exchange is composed, nine in all, each linear in
+// a direction e (unit axes):
+// - swirl: the curl of a swirling flow g(s) e x r about the body centre, g = sin^2(pi s) of the
+//   depth s, so it vanishes at the surface and at the edge: divergence-free, zero total
+//   vorticity and zero linear impulse in the continuum; it carries angular impulse;
+// - ring: w e x (x - c), a closed vortex ring around the body carrying linear impulse;
+// - uniform: w e, which absorbs what the particles' discrete sums leave of the first two.
+constexpr int kPatterns = 9;
+
+dvec3 patternVorticity(int pattern, const ShellVorton& m, const dvec3& x, const dvec3& bodyCentre,
+                       const dvec3& ringCentre, double reach) {
+    const dvec3 e = dvec3(pattern % 3 == 0, pattern % 3 == 1, pattern % 3 == 2);
+    switch (pattern / 3) {
+        case 0: {
+            constexpr double pi = 3.141592653589793;
+            const double s = std::sin(pi * m.depth);
+            const double swirl = s * s;                                      // g
+            const double slope = pi * std::sin(2.0 * pi * m.depth) / reach;  // dg/dd along the normal
+            return 2.0 * swirl * e + slope * glm::cross(m.normal, glm::cross(e, x - bodyCentre));
+        }
+        case 1:
+            return m.weight * glm::cross(e, x - ringCentre);
+        default:
+            return m.weight * e;
+    }
+}
+
+// Solves a x = b (n x n, row-major) by Gaussian elimination with partial pivoting; false when
+// the matrix is singular to working precision.
+template <int N>
+bool solveLinear(std::array<std::array<double, N>, N> a, std::array<double, N> b, std::array<double, N>& x) {
+    double largest = 0.0;
+    for (const auto& row : a)
+        for (double value : row) largest = std::max(largest, std::abs(value));
+    for (int col = 0; col < N; ++col) {
+        int pivot = col;
+        for (int row = col + 1; row < N; ++row)
+            if (std::abs(a[row][col]) > std::abs(a[pivot][col])) pivot = row;
+        if (!(std::abs(a[pivot][col]) > 1e-12 * largest)) return false;
+        std::swap(a[pivot], a[col]);
+        std::swap(b[pivot], b[col]);
+        for (int row = col + 1; row < N; ++row) {
+            const double factor = a[row][col] / a[col][col];
+            for (int k = col; k < N; ++k) a[row][k] -= factor * a[col][k];
+            b[row] -= factor * b[col];
+        }
+    }
+    for (int row = N - 1; row >= 0; --row) {
+        double sum = b[row];
+        for (int k = row + 1; k < N; ++k) sum -= a[row][k] * x[k];
+        x[row] = sum / a[row][row];
+    }
     return true;
+}
+
+// Adds to the shell's vortons the vorticity that changes the fluid's linear impulse
+// 1/2 sum x x omega V by `impulse` and its angular impulse 1/3 sum x x (x x omega V) by
+// `angularImpulse` exactly, leaving the total vorticity sum omega V unchanged: a combination of
+// the nine patterns, whose weights solve the 9 x 9 system of those three sums.
+bool injectImpulses(Vortons& v, const Shell& shell, const dvec3& bodyCentre, double reach, const dvec3& impulse,
+                    const dvec3& angularImpulse) {
+    double weight = 0.0;
+    dvec3 first{0.0};
+    for (const ShellVorton& m : shell.members) {
+        weight += m.weight * v.volume(m.index);
+        first += m.weight * v.volume(m.index) * dvec3(v.position[m.index]);
+    }
+    if (!(weight > 0.0)) return false;
+    const dvec3 ringCentre = first / weight;  // the ring's vorticity sums to zero about it
+    std::array<std::array<double, kPatterns>, kPatterns> sums{};
+    for (const ShellVorton& m : shell.members) {
+        const dvec3 x(v.position[m.index]);
+        const double volume = v.volume(m.index);
+        for (int p = 0; p < kPatterns; ++p) {
+            const dvec3 strength = volume * patternVorticity(p, m, x, bodyCentre, ringCentre, reach);
+            const dvec3 linear = 0.5 * glm::cross(x, strength);
+            const dvec3 angular = (1.0 / 3.0) * glm::cross(x, glm::cross(x, strength));
+            for (int k = 0; k < 3; ++k) {
+                sums[k][p] += strength[k];
+                sums[3 + k][p] += linear[k];
+                sums[6 + k][p] += angular[k];
+            }
+        }
+    }
+    const std::array<double, kPatterns> wanted{
+        0.0, 0.0, 0.0, impulse.x, impulse.y, impulse.z, angularImpulse.x, angularImpulse.y, angularImpulse.z};
+    std::array<double, kPatterns> amount{};
+    if (!solveLinear<kPatterns>(sums, wanted, amount)) return false;
+    parallelForEach(
+        0, shell.members.size(),
+        [&](size_t j) {
+            const ShellVorton& m = shell.members[j];
+            const dvec3 x(v.position[m.index]);
+            dvec3 added{0.0};
+            for (int p = 0; p < kPatterns; ++p)
+                added += amount[p] * patternVorticity(p, m, x, bodyCentre, ringCentre, reach);
+            v.vorticity[m.index] += vec3(added);
+        },
+        256);
+    return true;
+}
+
+// Half the curl of the velocity grid at a point (the local rotation rate of the flow), from
+// central differences one spacing apart; zero where the stencil leaves the grid.
+vec3 flowRotation(const UniformGrid<vec3>& velocity, const vec3& point) {
+    if (velocity.size() == 0) return vec3(0.0f);
+    const float h = velocity.shape().spacing.x;
+    vec3 du[3];
+    for (int axis = 0; axis < 3; ++axis) {
+        vec3 step(0.0f);
+        step[axis] = h;
+        if (!velocity.shape().encloses(point + step) || !velocity.shape().encloses(point - step)) return vec3(0.0f);
+        du[axis] = (velocity.interpolate(point + step) - velocity.interpolate(point - step)) / (2.0f * h);
+    }
+    // du[a][c] = d u_c / d x_a
+    return 0.5f * vec3(du[1].z - du[2].y, du[2].x - du[0].z, du[0].y - du[1].x);
+}
+
+// The implicit change of a velocity-like quantity q under the drag law dq/dt = -c |q| q / inertia
+// over dt: never reverses q, whatever dt.
+dvec3 implicitDragChange(const dvec3& q, double c, double inertia, double dt) {
+    const double magnitude = glm::length(q);
+    if (!(magnitude > 0.0) || !(c > 0.0)) return dvec3(0.0);
+    return -q * (inertia * c * magnitude * dt / (inertia + c * magnitude * dt));
 }
 
 constexpr double kPiDouble = 3.141592653589793;
@@ -518,30 +629,42 @@ constexpr double kPiDouble = 3.141592653589793;
 
 void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
                            const FluidParams& fluid, float shellThickness, float dt) {
-    std::vector<double> weights;
+    std::vector<float> depths;
+    const double rho0 = fluid.ambientDensity;
     for (RigidBody& body : bodies) {
         if (body.motion != MotionKind::Dynamic || body.isHole()) continue;
         const vec3 centre = centreInWorld(body);
         const vec3 flow =
             velocity.size() > 0 && velocity.shape().encloses(centre) ? velocity.interpolate(centre) : vec3(0.0f);
         const dvec3 relative = dvec3(body.velocity) - dvec3(flow);
-        const double speed = glm::length(relative);
-        if (!(speed > 0.0)) continue;  // no relative motion, no drag: skip the shell scan
+        const dvec3 relativeSpin = dvec3(body.angularVelocity) - dvec3(flowRotation(velocity, centre));
+        const double speed = glm::length(relative), spinRate = glm::length(relativeSpin);
+        if (!(speed > 0.0) && !(spinRate > 0.0)) continue;  // moving with the flow: skip the shell scan
         const float reach = shellThickness;
-        const ShellSums shell = measureShell(body, vortons, reach, weights);
-        if (shell.count < 8) continue;  // too few vortons to carry a ring: no fluid to push
-        // The sphere of the body's volume stands for its shape in the drag law.
+        const Shell shell = gatherShell(body, vortons, reach, depths);
+        if (shell.members.size() < 8) continue;  // too few vortons to carry a ring: no fluid to push
+        // The sphere of the body's volume stands for its shape in the drag laws.
         const double radius = std::cbrt(3.0 * double(body.shape.volume()) / (4.0 * kPiDouble));
         const double shellVolume = 4.0 / 3.0 * kPiDouble * (std::pow(radius + reach, 3.0) - std::pow(radius, 3.0));
         const double cover = std::min(1.0, shell.volume / shellVolume);  // fluid around it, 0..1
-        const double reynolds = fluid.viscosity > 0.0f ? speed * 2.0 * radius / double(fluid.viscosity) : 0.0;
-        const double k = 0.5 * double(fluid.ambientDensity) * sphereDragCoefficient(reynolds) * kPiDouble * radius *
-                         radius * cover;  // force = -k |U| U
-        // Implicit in the body's velocity: never reverses the relative motion, whatever dt.
-        const double mass = double(body.mass);
-        const dvec3 bodyImpulse = -relative * (mass * k * speed * double(dt) / (mass + k * speed * double(dt)));
-        if (!injectImpulse(vortons, weights, shell, -bodyImpulse / double(fluid.ambientDensity))) continue;
+        const double nu = fluid.viscosity;
+        const double reynolds = nu > 0.0 ? speed * 2.0 * radius / nu : 0.0;
+        const double spinReynolds = nu > 0.0 ? spinRate * 4.0 * radius * radius / nu : 0.0;
+        const double dragFactor = 0.5 * rho0 * sphereDragCoefficient(reynolds) * kPiDouble * radius * radius * cover;
+        const double torqueFactor = 0.5 * rho0 * sphereTorqueCoefficient(spinReynolds) * std::pow(radius, 5.0) * cover;
+        const dvec3 bodyImpulse = implicitDragChange(relative, dragFactor, double(body.mass), double(dt));
+        // The moment of inertia about the spin axis (the body's, in world axes).
+        const mat3 rotation = glm::mat3_cast(body.orientation);
+        const mat3 inverseInertia = rotation * body.inverseInertiaLocal * glm::transpose(rotation);
+        const dvec3 axis = spinRate > 0.0 ? relativeSpin / spinRate : dvec3(0.0);
+        const double inertia = spinRate > 0.0 ? 1.0 / glm::dot(axis, dvec3(inverseInertia * vec3(axis))) : 0.0;
+        const dvec3 bodyAngularImpulse = implicitDragChange(relativeSpin, torqueFactor, inertia, double(dt));
+        // What the body loses the fluid gains, as impulse rho0 I and angular impulse rho0 A about
+        // the origin; the drag acts at the centre, so it moves the body's orbital angular momentum too.
+        const dvec3 angularChange = bodyAngularImpulse + glm::cross(dvec3(centre), bodyImpulse);
+        if (!injectImpulses(vortons, shell, dvec3(centre), reach, -bodyImpulse / rho0, -angularChange / rho0)) continue;
         body.impulse += vec3(bodyImpulse);
+        body.angularImpulse += vec3(bodyAngularImpulse);
     }
 }
 

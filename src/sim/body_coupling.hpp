@@ -42,12 +42,18 @@ void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vec
 void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons, Tracers& tracers,
                                 const FluidParams& fluid, float dt);
 
-// Drag between each dynamic solid and the fluid, with the momentum it takes from the body given
-// to the fluid: the sphere drag law (Clift-Gauvin C_d at the body's Reynolds number, the body as
-// the sphere of its volume, area scaled by how much fluid fills a shell of `shellThickness`
-// around it) on the body's velocity relative to the flow at its centre, integrated implicitly;
-// and vorticity added to the shell's vortons as a closed ring whose impulse rho0 dI is exactly
-// minus the body's momentum change. A body with fewer than 8 vortons around it has no drag.
+// Drag and spin drag between each dynamic solid and the fluid, with the momentum and angular
+// momentum the body loses given to the fluid:
+// - drag: the sphere drag law (Clift-Gauvin C_d at the body's Reynolds number) on the body's
+//   velocity relative to the flow at its centre;
+// - spin drag: the rotating-sphere torque law (Stokes' 8 pi mu r^3 Omega below rotational
+//   Reynolds number 32, Sawatzki's fit above) on the body's spin relative to the flow's local
+//   rotation (half its curl) there;
+// both with the body taken as the sphere of its volume, scaled by how much fluid fills a shell of
+// `shellThickness` around it, and integrated implicitly (never reversing the relative motion).
+// The shell's vortons receive vorticity whose impulse rho0 dI and angular impulse rho0 dA (about
+// the origin) are exactly minus the body's changes of momentum and angular momentum, with the
+// total vorticity unchanged. A body with fewer than 8 vortons around it exchanges nothing.
 void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
                            const FluidParams& fluid, float shellThickness, float dt);
 
