@@ -244,9 +244,13 @@ TEST(Poisoning, StillStratifiedFluidStaysStillOnlyWithPoisoning) {
     RecordProperty("ke_none", std::to_string(none));
     RecordProperty("ke_hits", std::to_string(hits));
     RecordProperty("ke_walls", std::to_string(walls));
-    EXPECT_GT(none, 0.0);
-    EXPECT_LT(walls, 0.01 * none);
-    EXPECT_LT(hits, 0.01 * none);
+    // Without poisoning the grid's one-sided view of a wall leaves a horizontal gradient along
+    // the tank's edges that stirs the fluid; walls poisoning removes it wherever it is, so the
+    // still fluid stays still to round-off; hits poisoning removes it only where vortons touch a
+    // wall, so it can only do better than none.
+    EXPECT_GT(none, 1e-9);
+    EXPECT_LT(walls, 1e-12);
+    EXPECT_LT(hits, none);
 }
 
 // Kinetic energy every 100 steps of a closed tank filled with uniformly heavy fluid (a
@@ -283,6 +287,39 @@ TEST(Poisoning, TankFilledWithUniformHeavyFluidStaysStillForLong) {
     EXPECT_GT(raw.back(), raw.front()) << "the raw deposit is expected to show the instability";
     EXPECT_GT(raw.back(), 1e6 * normalised.back()) << "the raw deposit is expected to show the instability";
     for (double e : normalised) EXPECT_LT(e, 1e-9);
+}
+
+// The stratified_ball preset's tank without its ball: a light layer resting on a heavy one, with
+// walls poisoning. At rest it has no buoyancy anywhere and must stay at rest however
+// long it runs. (It did not: a coverage ramp that varied along the walls with how the vortons sat
+// there seeded motion at the tank's edges, remeshing onto nodes beyond the walls put light
+// parcels under the heavy layer, and the tank overturned at 0.8 m/s within 10 s.)
+TEST(Containers, RestingTwoLayerTankStaysAtRestForTenSeconds) {
+    Simulation sim;
+    buildSimulation(parseScene(nlohmann::json::parse(R"({
+        "fluid": {"viscosity": 0.004, "poisoning": "walls"},
+        "vortons": [{"shape": "box", "min": [-0.8, -0.8, -0.8], "max": [0.8, 0.0, 0.8], "count": 2000,
+                     "layout": "lattice", "density": 0.3},
+                    {"shape": "box", "min": [-0.8, 0.0, -0.8], "max": [0.8, 0.8, 0.8], "count": 2000,
+                     "layout": "lattice", "density": -0.1}],
+        "tracers": [{"shape": "box", "min": [-0.8, -0.8, -0.8], "max": [0.8, 0.8, 0.8], "count": 200}],
+        "bodies": [{"name": "tank", "shape": "box", "half_extents": [0.8, 0.8, 0.8], "hole": true,
+                    "motion": "kinematic"}]})"),
+                               "two-layer tank"),
+                    sim);
+    double worstEnergy = 0.0, worstSpeed = 0.0;
+    for (int s = 1; s <= 1000; ++s) {
+        sim.step(0.01f);
+        if (s % 50 != 0) continue;
+        const Diagnostics d = sim.diagnostics();
+        worstEnergy = std::max(worstEnergy, d.kineticEnergy);
+        worstSpeed = std::max(worstSpeed, d.maxSpeed);
+    }
+    std::cout << "[ tank ] resting two layers over 10 s: largest kinetic energy " << worstEnergy << " J, speed "
+              << worstSpeed << " m/s\n";
+    // Round-off: the fluid holds ~4 kg; 1e-9 J is a speed of 2e-5 m/s.
+    EXPECT_LT(worstEnergy, 1e-9);
+    EXPECT_LT(worstSpeed, 1e-4);
 }
 
 // A density-gradient grid around a box container, vortons that hit its walls, and a random

@@ -99,6 +99,35 @@ TEST(Remesh, ConservesCirculationImpulseAndMass) {
     }
 }
 
+// A box of uniform fluid filling a container |x|, |y|, |z| <= 0.5 (vortons half a spacing off
+// the lattice, whose outer nodes lie on the walls): no node outside receives anything, the
+// totals are kept, and every new vorton, the ones on the walls included, carries the fluid's
+// density and vorticity (a node on a wall holds half a cell of fluid, not half the density).
+TEST(Remesh, AtWallsNothingLandsOutsideAndWallNodesKeepTheFluidsDensity) {
+    Vortons v;
+    const float spacing = 0.1f;
+    test::addLattice(
+        v, ivec3(10), vec3(-0.45f), spacing, [](const vec3&) { return 0.3f; },
+        [](const vec3&) { return vec3(0.0f, 0.0f, 2.0f); });
+    const Moments before = momentsOf(v);
+    const auto inTank = [](const vec3& p) { return glm::all(glm::lessThanEqual(glm::abs(p), vec3(0.5f + 1e-5f))); };
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = spacing;
+    settings.threshold = 0.0f;
+    ASSERT_TRUE(remesher.apply(v, settings, inTank));
+    EXPECT_NEAR(momentsOf(v).mass, before.mass, 1e-5 * before.mass);
+    EXPECT_NEAR(momentsOf(v).circulation.z, before.circulation.z, 1e-5 * before.circulation.z);
+    double volume = 0.0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        EXPECT_TRUE(inTank(v.position[i])) << "vorton " << i << " at " << v.position[i].x << ", " << v.position[i].y;
+        EXPECT_NEAR(v.density[i], 0.3f, 0.03f) << "vorton " << i;
+        EXPECT_NEAR(v.vorticity[i].z, 2.0f, 0.2f) << "vorton " << i;
+        volume += v.volume(i);
+    }
+    EXPECT_NEAR(volume, 1.0, 1e-4);  // the tank's
+}
+
 // Vortons already on the lattice stay exactly where they are with the same strengths: M4' is
 // 1 at a vorton's own node and 0 at every other node.
 TEST(Remesh, LeavesLatticeVortonsAlone) {

@@ -284,19 +284,44 @@ void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vecto
 
 namespace {
 
-float bodyKernelShare(const RigidBody& body, const vec3& worldPoint, float h) {
-    if (body.shape.kind != ShapeKind::Polytope) return sphKernelShareOnFluidSide(contactDistance(body, worldPoint), h);
+// Share of a kernel of support h centred at a world point that lies on the body's fluid side,
+// from the share a flat wall at signed distance d leaves on its fluid side, flatShare(d, h).
+template <class FlatShare>
+float bodyKernelShare(const RigidBody& body, const vec3& worldPoint, float h, FlatShare flatShare) {
+    if (body.shape.kind != ShapeKind::Polytope) return flatShare(contactDistance(body, worldPoint), h);
     const vec3 local = body.toLocal(worldPoint);
     float product = 1.0f;  // hole: share inside every face; solid: share behind every face
     for (const Plane& plane : body.shape.planes) {
         const float outside = plane.distance(local);
-        product *=
-            body.isHole() ? sphKernelShareOnFluidSide(-outside, h) : 1.0f - sphKernelShareOnFluidSide(outside, h);
+        product *= body.isHole() ? flatShare(-outside, h) : 1.0f - flatShare(outside, h);
     }
     return body.isHole() ? product : 1.0f - product;
 }
 
+// The trilinear (cloud-in-cell) weight of one spacing h integrated over the half-space on the
+// fluid side of a flat wall at signed distance d: the tent 1 - |x|/h per axis.
+float tentShareOnFluidSide(float d, float h) {
+    const float u = std::clamp(d / h, -1.0f, 1.0f);
+    return u >= 0.0f ? 1.0f - 0.5f * (1.0f - u) * (1.0f - u) : 0.5f * (1.0f + u) * (1.0f + u);
+}
+
 }  // namespace
+
+void computeGridFluidShare(const std::vector<RigidBody>& bodies, const GridShape& shape, UniformGrid<float>& share) {
+    share.reset(shape, 1.0f);
+    const float h = shape.spacing.x;
+    const size_t nx = size_t(shape.points.x), ny = size_t(shape.points.y);
+    parallelForEach(
+        0, share.size(),
+        [&](size_t k) {
+            const vec3 point = shape.pointPosition(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
+            float s = 1.0f;
+            for (const RigidBody& body : bodies)
+                if (mayTouchBody(body, point, h)) s *= bodyKernelShare(body, point, h, tentShareOnFluidSide);
+            share[k] = s;
+        },
+        4096);
+}
 
 void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions, float h,
                             std::vector<float>& share) {
@@ -306,7 +331,8 @@ void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vec
         [&](size_t i) {
             float s = 1.0f;
             for (const RigidBody& body : bodies)
-                if (mayTouchBody(body, positions[i], h)) s *= bodyKernelShare(body, positions[i], h);
+                if (mayTouchBody(body, positions[i], h))
+                    s *= bodyKernelShare(body, positions[i], h, sphKernelShareOnFluidSide);
             share[i] = std::max(s, 0.05f);
         },
         1024);
@@ -376,7 +402,7 @@ float surroundingDeviation(const RigidBody& body, const UniformGrid<float>& devi
 
 void fillSolidsWithSurroundingDensity(UniformGrid<float>& meanDeviation, const std::vector<RigidBody>& bodies,
                                       const UniformGrid<float>& deposit, const UniformGrid<float>& coverage,
-                                      const FluidParams& fluid) {
+                                      const FluidParams& fluid, float heavyScale, float lightScale) {
     const GridShape& shape = meanDeviation.shape();
     if (meanDeviation.size() == 0 || coverage.size() != meanDeviation.size() || deposit.size() != meanDeviation.size())
         return;
@@ -385,8 +411,9 @@ void fillSolidsWithSurroundingDensity(UniformGrid<float>& meanDeviation, const s
     const size_t nx = size_t(shape.points.x), ny = size_t(shape.points.y);
     for (const RigidBody& body : bodies) {
         if (body.isHole()) continue;
-        const float around = surroundingDeviation(body, deposit, coverage, fluid);
+        float around = surroundingDeviation(body, deposit, coverage, fluid);
         if (!std::isfinite(around)) continue;
+        around *= around > 0.0f ? heavyScale : lightScale;  // as the field around was scaled
         parallelForEach(
             0, meanDeviation.size(),
             [&](size_t p) {

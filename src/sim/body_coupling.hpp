@@ -25,6 +25,11 @@ void computeWallProximity(const std::vector<RigidBody>& bodies, const std::vecto
 void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vector<vec3>& positions, float h,
                             std::vector<float>& share);
 
+// Share of each grid point's trilinear (cloud-in-cell) support, one spacing per axis, that lies
+// in fluid rather than in a body (flat-wall shares multiplied as in computeWallKernelShare): the
+// coverage a point would have if fluid filled every place it can be. 1 away from walls.
+void computeGridFluidShare(const std::vector<RigidBody>& bodies, const GridShape& shape, UniformGrid<float>& share);
+
 // Pushes vortons and tracers that penetrate a body back to its surface (1e-4 of its size on the
 // fluid side) with the body's surface velocity. At kinematic bodies and containers it also
 // reassigns vorton vorticity for no-slip and records the fluid's push on the body (impulse,
@@ -61,10 +66,11 @@ void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, con
 // the fluid's density around it: inside the body and within one and a half grid spacings of its
 // surface, where the collisions leave no fluid to cover the grid. Without it the emptied place
 // reads as ambient fluid, a bubble in heavy fluid, and its baroclinic source stirs the fluid
-// around a body that should float still.
+// around a body that should float still. The scales are those the field around was given
+// (Simulation's keepDepositedMass), so the filled place matches it.
 void fillSolidsWithSurroundingDensity(UniformGrid<float>& meanDeviation, const std::vector<RigidBody>& bodies,
                                       const UniformGrid<float>& deposit, const UniformGrid<float>& coverage,
-                                      const FluidParams& fluid);
+                                      const FluidParams& fluid, float heavyScale = 1.0f, float lightScale = 1.0f);
 
 // Displaced mass of a body: the body volume times the fluid density around it. With the
 // deposit's coverage grid (vorton volume per cell volume) the density is read on the body's

@@ -17,12 +17,9 @@ float m4PrimeWeight(float x) {
 namespace {
 
 constexpr size_t kMaxLatticeNodes = size_t(1) << 24;
+constexpr float kLeastWallNodeVolume = 0.02f;  // of a cell
 
-// Where one vorton lands on the lattice: the first of its (up to) 4 nodes per axis and their weights.
-struct Footprint {
-    ivec3 first;
-    float weight[3][4];
-};
+using Footprint = Remesher::Footprint;
 
 template <typename Lattice>
 size_t nodeIndex(const Lattice& l, int x, int y, int z) {
@@ -35,6 +32,25 @@ vec3 nodePosition(const Lattice& l, int x, int y, int z) {
     vec3 p;
     for (int a = 0; a < 3; ++a) p[a] = l.flat[a] ? l.flatCoordinate[a] : float(l.lo[a] + k[a]) * l.h;
     return p;
+}
+
+// The same nodes with the linear (cloud-in-cell) weights: the middle two per axis.
+template <typename Lattice>
+Footprint cloudInCellFootprint(const Lattice& l, const vec3& x) {
+    Footprint f{};
+    for (int a = 0; a < 3; ++a) {
+        if (l.flat[a]) {
+            f.first[a] = 0;
+            f.weight[a][0] = 1.0f;
+            continue;
+        }
+        const float t = x[a] / l.h;
+        const float below = std::floor(t);
+        f.first[a] = int(below) - 1 - l.lo[a];
+        f.weight[a][1] = 1.0f - (t - below);
+        f.weight[a][2] = t - below;
+    }
+    return f;
 }
 
 template <typename Lattice>
@@ -81,7 +97,7 @@ bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
 
 }  // namespace
 
-bool Remesher::apply(Vortons& v, const RemeshSettings& settings) {
+bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegion& fluidRegion) {
     if (v.size() == 0 || !(settings.spacing > 0.0f)) return false;
     float h = settings.spacing;
     size_t kept = 0;
@@ -89,7 +105,7 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings) {
     // surface), so a few coarsenings with a margin land inside the budget.
     for (int attempt = 0;; ++attempt) {
         if (!fitLattice(v, h, lattice_)) return false;
-        kept = deposit(v, settings.threshold);
+        kept = deposit(v, settings.threshold, fluidRegion);
         if (kept == 0) return false;  // nothing to carry: keep the vortons as they are
         if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) break;
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
@@ -102,7 +118,59 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings) {
     return true;
 }
 
-size_t Remesher::deposit(const Vortons& v, float threshold) {
+void Remesher::shareAmongFluidNodes(const Vortons& v, const FluidRegion& fluidRegion,
+                                    std::vector<Footprint>& footprints) {
+    const Lattice& lattice = lattice_;
+    const size_t planeSize = size_t(lattice.dims.x) * size_t(lattice.dims.y);
+    fluidNode_.resize(planeSize * size_t(lattice.dims.z));
+    parallelForEach(
+        0, size_t(lattice.dims.z),
+        [&](size_t z) {
+            for (int y = 0; y < lattice.dims.y; ++y)
+                for (int x = 0; x < lattice.dims.x; ++x)
+                    fluidNode_[nodeIndex(lattice, x, y, int(z))] =
+                        fluidRegion(nodePosition(lattice, x, y, int(z))) ? 1 : 0;
+        },
+        1);
+    const int tx = lattice.flat.x ? 1 : 4, ty = lattice.flat.y ? 1 : 4, tz = lattice.flat.z ? 1 : 4;
+    // Sum of a footprint's weights on fluid nodes, and whether any nonzero weight lies outside.
+    const auto insideShare = [&](const Footprint& f, bool& cut) {
+        float inside = 0.0f;
+        cut = false;
+        for (int dz = 0; dz < tz; ++dz)
+            for (int dy = 0; dy < ty; ++dy)
+                for (int dx = 0; dx < tx; ++dx) {
+                    const float w = f.weight[2][dz] * f.weight[1][dy] * f.weight[0][dx];
+                    if (fluidNode_[nodeIndex(lattice, f.first.x + dx, f.first.y + dy, f.first.z + dz)])
+                        inside += w;
+                    else
+                        cut = cut || w != 0.0f;
+                }
+        return inside;
+    };
+    cutScale_.assign(v.size(), 0.0f);
+    parallelForEach(
+        0, v.size(),
+        [&](size_t i) {
+            bool cut = false;
+            insideShare(footprints[i], cut);
+            if (!cut) return;
+            // Next to a wall: the linear (cloud-in-cell) weights, which are never negative, so
+            // every node there gets a positive share of volume and a density between its
+            // contributors' (M4''s negative lobes on a node holding a sliver of fluid would not).
+            Footprint linear = cloudInCellFootprint(lattice, v.position[i]);
+            const float inside = insideShare(linear, cut);
+            // A vorton mostly past a wall (pushed out this step, to be put back by the collisions)
+            // keeps its plain weights.
+            if (inside > 0.25f) {
+                footprints[i] = linear;
+                cutScale_[i] = cut ? 1.0f / inside : 1.0f;
+            }
+        },
+        4096);
+}
+
+size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& fluidRegion) {
     const size_t n = v.size();
     const Lattice& lattice = lattice_;
     const int planes = lattice.dims.z;
@@ -122,6 +190,8 @@ size_t Remesher::deposit(const Vortons& v, float threshold) {
         for (size_t i = 0; i < n; ++i) byPlane_[fill[size_t(footprint[i].first.z)]++] = uint32_t(i);
     }
 
+    const bool walls = bool(fluidRegion);
+    if (walls) shareAmongFluidNodes(v, fluidRegion, footprint);
     nodes_.assign(size_t(lattice.dims.x) * size_t(lattice.dims.y) * size_t(planes), Node{});
     const int tx = lattice.flat.x ? 1 : 4, ty = lattice.flat.y ? 1 : 4, tz = lattice.flat.z ? 1 : 4;
     parallelForEach(
@@ -136,12 +206,19 @@ size_t Remesher::deposit(const Vortons& v, float threshold) {
                     const float volume = v.volume(i);
                     const vec3 strength = v.vorticity[i] * volume;
                     const float mass = v.density[i] * volume;
+                    const float cutScale = walls ? cutScale_[i] : 0.0f;
                     for (int dy = 0; dy < ty; ++dy)
                         for (int dx = 0; dx < tx; ++dx) {
-                            const float w = f.weight[2][k] * f.weight[1][dy] * f.weight[0][dx];
-                            Node& node = nodes_[nodeIndex(lattice, f.first.x + dx, f.first.y + dy, z)];
+                            const size_t index = nodeIndex(lattice, f.first.x + dx, f.first.y + dy, z);
+                            float w = f.weight[2][k] * f.weight[1][dy] * f.weight[0][dx];
+                            Node& node = nodes_[index];
+                            if (cutScale > 0.0f) {
+                                w *= float(fluidNode_[index]) * cutScale;
+                                node.nearWall = true;
+                            }
                             node.strength += w * strength;
                             node.mass += w * mass;
+                            node.volume += w * volume;
                         }
                 }
             }
@@ -172,6 +249,8 @@ size_t Remesher::deposit(const Vortons& v, float threshold) {
 }
 
 bool Remesher::keeps(const Node& node) const {
+    // A node by a wall that holds next to no fluid (M4' lobes of the vortons further in) is left out.
+    if (node.nearWall && !(node.volume > kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h)) return false;
     return glm::length(node.strength) > strengthCut_ || std::abs(node.mass) > massCut_;
 }
 
@@ -187,11 +266,13 @@ void Remesher::collect(float coreOverlap, Vortons& out) const {
                 for (int x = 0; x < lattice.dims.x; ++x) {
                     const Node& node = nodes_[nodeIndex(lattice, x, y, int(p))];
                     if (!keeps(node)) continue;
+                    // Near a wall a node holds the fluid volume deposited on it.
+                    const float nodeVolume = node.nearWall ? node.volume : volume;
                     out.position[slot] = nodePosition(lattice, x, y, int(p));
-                    out.vorticity[slot] = node.strength / volume;
-                    out.density[slot] = node.mass / volume;
+                    out.vorticity[slot] = node.strength / nodeVolume;
+                    out.density[slot] = node.mass / nodeVolume;
                     out.radius[slot] = sigma;
-                    out.volumes[slot] = volume;
+                    out.volumes[slot] = nodeVolume;
                     ++slot;
                 }
         },

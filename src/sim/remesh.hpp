@@ -9,6 +9,8 @@
 // sum(omega V), linear impulse 1/2 sum(x x omega V), mass deviation sum(rho' V) and its centre.
 #include "sim/particles.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace vfx {
@@ -26,19 +28,39 @@ struct RemeshSettings {
 
 class Remesher {
 public:
+    // Where the fluid may be (outside solids, inside containers); empty: everywhere.
+    using FluidRegion = std::function<bool(const vec3&)>;
+
     // Replaces the vortons by lattice vortons of volume h^3. Returns false (and leaves the vortons
     // alone) if the lattice box would be unreasonably large (a vorton flung far from the rest).
     // When the lattice would hold more than maxCount vortons it is coarsened until it does not.
-    bool apply(Vortons& vortons, const RemeshSettings& settings);
+    // With a fluid region, no lattice node outside it receives anything: a vorton whose footprint
+    // reaches past a wall shares its strengths among its nodes in the fluid only (its weights
+    // renormalised, so total vorticity and mass are still conserved exactly), and the nodes such
+    // vortons reach take the fluid volume deposited on them rather than h^3, so a node on a wall
+    // holding half a cell of fluid keeps the fluid's density instead of reading half of it.
+    bool apply(Vortons& vortons, const RemeshSettings& settings, const FluidRegion& fluidRegion = {});
     float lastSpacing() const { return lastSpacing_; }
+
+    // Where one vorton lands on the lattice: the first of its (up to) 4 nodes per axis and their weights.
+    struct Footprint {
+        ivec3 first;
+        float weight[3][4];
+    };
 
 private:
     struct Node {
-        vec3 strength{0.0f};  // sum of w * omega V
-        float mass = 0.0f;    // sum of w * rho' V
+        vec3 strength{0.0f};    // sum of w * omega V
+        float mass = 0.0f;      // sum of w * rho' V
+        float volume = 0.0f;    // sum of w * V
+        bool nearWall = false;  // reached by a vorton whose footprint a wall cut
     };
     // Deposits every vorton onto lattice_; returns the number of nodes kept.
-    size_t deposit(const Vortons& vortons, float threshold);
+    size_t deposit(const Vortons& vortons, float threshold, const FluidRegion& fluidRegion);
+    // Vortons whose M4' footprint reaches past a wall switch to linear weights on fluid nodes
+    // only, renormalised (cutScale_); their nodes are marked nearWall.
+    void shareAmongFluidNodes(const Vortons& vortons, const FluidRegion& fluidRegion,
+                              std::vector<Footprint>& footprints);
     bool keeps(const Node& node) const;
     void collect(float coreOverlap, Vortons& out) const;
 
@@ -52,6 +74,8 @@ private:
         glm::bvec3 flat{false};  // all vortons share one coordinate along this axis
         vec3 flatCoordinate{0.0f};
     } lattice_;
+    std::vector<uint8_t> fluidNode_;  // 1 where the lattice node lies in the fluid region
+    std::vector<float> cutScale_;     // per vorton: 1 / (sum of its weights on fluid nodes), 0 if uncut
     std::vector<uint32_t> byPlane_;
     std::vector<uint32_t> planeStart_;
 };

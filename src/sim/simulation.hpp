@@ -124,7 +124,10 @@ private:
     void depositDensity();
     void computeDensityGradient();
     void differentiateDensityGrid() const;
-    void keepDepositedMass(UniformGrid<float>& field) const;  // densityGradientGrid_ from densityGrid_
+    struct DepositScales {
+        float heavy = 1.0f, light = 1.0f;
+    };
+    DepositScales keepDepositedMass(UniformGrid<float>& field, const UniformGrid<float>* fluidShare) const;
     void generateBaroclinicVorticity(float dt);
     void diffuse(float dt);
     void computeSph(const FluidMethodStep& method, float dt);
