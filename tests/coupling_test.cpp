@@ -48,14 +48,21 @@ TEST(BodyCoupling, HeavyBallSinksAtTheDragLawsTerminalSpeedAndLeavesAWake) {
     const Diagnostics d = sim.diagnostics();
     const double ballEnergy = 0.5 * sim.bodies()[0].mass * speed * speed;
     std::cout << "[ coupling ] sinking ball after 1.5 s: " << speed << " m/s (drag law " << expected
-              << "), fluid field energy " << d.fieldEnergy << " J, ball " << ballEnergy << " J\n";
+              << "), fluid energy " << d.fieldEnergy << " J (vortons) + " << d.potentialFlowEnergy
+              << " J (pushed aside), ball " << ballEnergy << " J\n";
     EXPECT_GT(speed, 0.5 * expected);
     EXPECT_LT(speed, 2.0 * expected);
-    // The fluid moves: its impulse carries the momentum gravity gave the pair and the ball does not hold.
+    // The fluid moves: its momentum (the vortons' impulse and the flow the ball pushes aside)
+    // carries what gravity gave the pair and the ball does not hold.
     const double ballMomentum = sim.bodies()[0].mass * speed;
     const double netForceImpulse = (sim.bodies()[0].mass - sim.bodies()[0].lastDisplacedMass) * 9.8 * sim.time();
-    EXPECT_NEAR(-d.linearImpulse.y, netForceImpulse - ballMomentum, 0.1 * netForceImpulse);
+    const double fluidMomentum = -d.linearImpulse.y - d.potentialFlowMomentum.y;
+    EXPECT_NEAR(fluidMomentum, netForceImpulse - ballMomentum, 0.1 * netForceImpulse);
+    // The flow the ball pushes aside alone holds 1/2 m_a W^2 = rho0 / (2 rho_ball) = 25% of the
+    // ball's energy while the fluid at its centre is at rest; at least 20% allows that fluid 10% of
+    // the ball's speed.
     EXPECT_GT(d.fieldEnergy, 0.0);
+    EXPECT_GT(d.fieldEnergy + d.potentialFlowEnergy, 0.2 * ballEnergy);
 }
 
 TEST(BodyCoupling, LaunchedBallSlowsAndTheFluidGainsWhatItLoses) {
@@ -64,28 +71,36 @@ TEST(BodyCoupling, LaunchedBallSlowsAndTheFluidGainsWhatItLoses) {
         "vortons": [{"shape": "box", "min": [-1, -1, -1], "max": [3, 1, 1], "count": 16000, "layout": "lattice"}],
         "bodies": [{"name": "ball", "radius": 0.2, "density": 2, "position": [-0.5, 0, 0], "velocity": [2, 0, 0]}]})");
     const double mass = sim.bodies()[0].mass;
+    const double addedMass = 0.5 * sim.fluid().ambientDensity * sim.bodies()[0].shape.volume();
     double lastSpeed = 2.0;
     for (int s = 0; s < 100; ++s) {
         sim.step(0.01f);
         const double speed = sim.bodies()[0].velocity.x;
         EXPECT_LE(speed, lastSpeed + 1e-6) << "step " << s;  // slows, never speeds up
         EXPECT_GT(speed, 0.0) << "step " << s;               // and is never thrown back
-        if (s % 10 == 9) {                                   // no energy from nowhere
-            const double ballLoss = 0.5 * mass * (4.0 - speed * speed);
-            EXPECT_LE(sim.diagnostics().fieldEnergy, ballLoss) << "step " << s;
+        if (s % 10 == 9) {  // no energy from nowhere: the vortons' field gains at most what the
+                            // ball and the flow it pushes aside (added mass) lost
+            const Diagnostics d = sim.diagnostics();
+            const double pairLoss = 0.5 * (mass + addedMass) * 4.0 - 0.5 * mass * speed * speed - d.potentialFlowEnergy;
+            EXPECT_LE(d.fieldEnergy, pairLoss) << "step " << s;
         }
         lastSpeed = speed;
     }
+    // The fluid's momentum: the vortons' impulse and the flow the ball pushes aside, which starts
+    // as m_a * 2 m/s (the ball is launched in a fluid at rest, so that flow moves with it).
+    const Diagnostics d = sim.diagnostics();
     const double ballChange = mass * (lastSpeed - 2.0);
-    const double fluidChange = sim.diagnostics().linearImpulse.x * sim.fluid().ambientDensity;
+    const double fluidChange =
+        d.linearImpulse.x * sim.fluid().ambientDensity + d.potentialFlowMomentum.x - addedMass * 2.0;
     std::cout << "[ coupling ] launched ball after 1 s: " << lastSpeed << " m/s, dp_ball " << ballChange
               << ", rho0 dI_fluid " << fluidChange << "\n";
     EXPECT_LT(std::abs(ballChange + fluidChange), 0.1 * std::abs(ballChange));
-    // The drag law alone: v(t) = v0 / (1 + v0 k t / m), k = 1/2 rho0 C_d A; C_d between Re 500 and 800.
+    // The drag law alone: v(t) = v0 / (1 + v0 k t / (m + m_a)), k = 1/2 rho0 C_d A; C_d between
+    // Re 500 and 800.
     const double area = kPi * 0.04;
     for (double re : {500.0, 800.0}) {
         const double k = 0.5 * dragCoefficient(re) * area;
-        const double law = 2.0 / (1.0 + 2.0 * k * 1.0 / mass);
+        const double law = 2.0 / (1.0 + 2.0 * k * 1.0 / (mass + addedMass));
         EXPECT_NEAR(lastSpeed, law, 0.15 * law) << "Re " << re;
     }
 }
@@ -145,22 +160,25 @@ TEST(BodyCoupling, BallOfTheFluidsDensityStaysPut) {
 
 TEST(BodyCoupling, BallBetweenTwoLayersSettlesAtItsArchimedesDepth) {
     // The stratified_ball preset: layers 1.3 (below y = 0) and 0.9, ball 1.1 of radius 0.15:
-    // half its volume in each layer balances it, with its centre on the interface.
+    // half its volume in each layer balances it, with its centre on the interface. It arrives at
+    // about 0.6 m/s and bobs about the interface: restoring force (1.3 - 0.9) g pi r^2 per metre,
+    // inertia (1.1 + 0.5 added) V, period 1.8 s; Stokes drag alone, 6 pi mu r, damps it with ratio
+    // 0.07, to 14% of the first swing (~0.2 m) by 8 s: within 0.3 r from 8 s on.
     Simulation sim;
     buildSimulation(loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/stratified_ball.json", {"tracers.0.count=500"}),
                     sim);
     float arrival = -1.0f;
     float worstLate = 0.0f;
-    for (int s = 0; s < 600; ++s) {
+    for (int s = 0; s < 1000; ++s) {
         sim.step(0.01f);
         const float y = sim.bodies()[0].position.y;
         if (arrival < 0.0f && y < 0.0f) arrival = float(sim.time());
-        if (sim.time() > 4.0) worstLate = std::max(worstLate, std::abs(y));
+        if (sim.time() > 8.0) worstLate = std::max(worstLate, std::abs(y));
     }
-    std::cout << "[ coupling ] stratified ball reaches the interface at t = " << arrival << " s; from 4 to 6 s within "
+    std::cout << "[ coupling ] stratified ball reaches the interface at t = " << arrival << " s; from 8 to 10 s within "
               << worstLate << " m of it\n";
     EXPECT_GT(arrival, 0.0f);
-    EXPECT_LT(arrival, 1.0f);
+    EXPECT_LT(arrival, 1.5f);  // free fall through 0.3 m of light fluid at (1.1 - 0.9) / 1.55 g: 0.7 s
     EXPECT_LT(worstLate, 0.3f * 0.15f);
 }
 

@@ -147,7 +147,7 @@ public:
             line += "," + number(v.x) + "," + number(v.y) + "," + number(v.z);
         line += "," + number(d.massParticles) + "," + number(d.massGrid) + "," + number(d.maxSpeed);
         line += "," + number(d.fieldEnergy) + "," + std::to_string(sim.lastSubsteps()) + "," +
-                std::to_string(sim.remeshCount());
+                std::to_string(sim.remeshCount()) + "," + number(d.potentialFlowEnergy);
         for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
         for (const RigidBody& b : sim.bodies())
             if (!b.name.empty())
@@ -168,7 +168,7 @@ private:
         std::string header = "step,time,ms_step,vortons,tracers,kinetic_energy";
         for (const char* q : {"circulation", "impulse", "angular_impulse"})
             header += std::string(",") + q + "_x," + q + "_y," + q + "_z";
-        header += ",mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes";
+        header += ",mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy";
         for (const PhaseTimers::Phase& p : sim.timers().phases()) {
             phases_.push_back(p.name);
             header += ",ms_" + columnName(p.name);

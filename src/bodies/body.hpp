@@ -54,7 +54,10 @@ struct RigidBody {
     KinematicMotion kinematic;
     float density = 1.0f;  // kg/m^3 (of the body material)
     float mass = 1.0f;
-    float inverseMass = 1.0f;        // 0 for kinematic bodies
+    float inverseMass = 1.0f;  // 0 for kinematic bodies
+    // Mass of fluid a dynamic body drags along when it changes speed (the fluid's share of its
+    // inertia, 1/2 rho0 V for a sphere in potential flow); set by the fluid coupling, 0 in no fluid.
+    float addedMass = 0.0f;
     mat3 inverseInertiaLocal{1.0f};  // body frame
     vec3 restPosition{0.0f};
     quat restOrientation{1.0f, 0.0f, 0.0f, 0.0f};

@@ -139,8 +139,9 @@ void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float
         if (body.motion == MotionKind::Kinematic) {
             setKinematicPose(body, timeAfterStep);
         } else {
-            // Semi-implicit Euler: velocities from forces and impulses, then the pose.
-            body.velocity += (body.force * dt + body.impulse) * body.inverseMass;
+            // Semi-implicit Euler: velocities from forces and impulses, then the pose. The fluid
+            // the body pushes aside accelerates with it (added mass).
+            body.velocity += (body.force * dt + body.impulse) / (body.mass + body.addedMass);
             const mat3 rotation = glm::mat3_cast(body.orientation);
             const mat3 inverseInertiaWorld = rotation * body.inverseInertiaLocal * glm::transpose(rotation);
             body.angularVelocity += inverseInertiaWorld * (body.torque * dt + body.angularImpulse);

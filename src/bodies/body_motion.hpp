@@ -46,7 +46,8 @@ void setKinematicPose(RigidBody& body, double time);
 // corner removes both walls' components and repeated normals change nothing).
 vec3 removeNormalComponents(const vec3& g, const vec3* normals, size_t count);
 
-// Integrates dynamic bodies (forces, impulses, torques) and poses kinematic ones at time t+dt.
+// Integrates dynamic bodies (forces, impulses, torques; translation with the inertia of mass plus
+// added mass) and poses kinematic ones at time t+dt.
 // A dynamic body whose centre was inside a container's cavity is then kept wholly inside it:
 // pushed back through any wall it crosses, losing its velocity out through that wall relative
 // to the wall (inelastic contact; no friction or spin).

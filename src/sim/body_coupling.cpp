@@ -655,10 +655,13 @@ constexpr double kPiDouble = 3.141592653589793;
 }  // namespace
 
 void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
-                           const FluidParams& fluid, float shellThickness, float dt) {
+                           const FluidParams& fluid, float shellThickness, float dt,
+                           const std::vector<dvec3>& returnedImpulse) {
     std::vector<float> depths;
     const double rho0 = fluid.ambientDensity;
-    for (RigidBody& body : bodies) {
+    for (size_t b = 0; b < bodies.size(); ++b) {
+        RigidBody& body = bodies[b];
+        const dvec3 returned = b < returnedImpulse.size() ? returnedImpulse[b] : dvec3(0.0);
         if (body.motion != MotionKind::Dynamic || body.isHole()) continue;
         const vec3 centre = centreInWorld(body);
         const vec3 flow =
@@ -666,20 +669,26 @@ void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, con
         const dvec3 relative = dvec3(body.velocity) - dvec3(flow);
         const dvec3 relativeSpin = dvec3(body.angularVelocity) - dvec3(flowRotation(velocity, centre));
         const double speed = glm::length(relative), spinRate = glm::length(relativeSpin);
-        if (!(speed > 0.0) && !(spinRate > 0.0)) continue;  // moving with the flow: skip the shell scan
+        // Moving with the flow and its added mass known: nothing to exchange, skip the shell scan.
+        if (!(speed > 0.0) && !(spinRate > 0.0) && body.addedMass > 0.0f && returned == dvec3(0.0)) continue;
         const float reach = shellThickness;
         const Shell shell = gatherShell(body, vortons, reach, depths);
-        if (shell.members.size() < 8) continue;  // too few vortons to carry a ring: no fluid to push
+        if (shell.members.size() < 8) {  // too few vortons to carry a ring: no fluid to push
+            body.addedMass = 0.0f;
+            continue;
+        }
         // The sphere of the body's volume stands for its shape in the drag laws.
         const double radius = std::cbrt(3.0 * double(body.shape.volume()) / (4.0 * kPiDouble));
         const double shellVolume = 4.0 / 3.0 * kPiDouble * (std::pow(radius + reach, 3.0) - std::pow(radius, 3.0));
         const double cover = std::min(1.0, shell.volume / shellVolume);  // fluid around it, 0..1
+        body.addedMass = float(0.5 * rho0 * double(body.shape.volume()) * cover);
         const double nu = fluid.viscosity;
         const double reynolds = nu > 0.0 ? speed * 2.0 * radius / nu : 0.0;
         const double spinReynolds = nu > 0.0 ? spinRate * 4.0 * radius * radius / nu : 0.0;
         const double dragFactor = 0.5 * rho0 * sphereDragCoefficient(reynolds) * kPiDouble * radius * radius * cover;
         const double torqueFactor = 0.5 * rho0 * sphereTorqueCoefficient(spinReynolds) * std::pow(radius, 5.0) * cover;
-        const dvec3 bodyImpulse = implicitDragChange(relative, dragFactor, double(body.mass), double(dt));
+        const dvec3 bodyImpulse =
+            implicitDragChange(relative, dragFactor, double(body.mass) + double(body.addedMass), double(dt));
         // The moment of inertia about the spin axis (the body's, in world axes).
         const mat3 rotation = glm::mat3_cast(body.orientation);
         const mat3 inverseInertia = rotation * body.inverseInertiaLocal * glm::transpose(rotation);
@@ -689,10 +698,97 @@ void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, con
         // What the body loses the fluid gains, as impulse rho0 I and angular impulse rho0 A about
         // the origin; the drag acts at the centre, so it moves the body's orbital angular momentum too.
         const dvec3 angularChange = bodyAngularImpulse + glm::cross(dvec3(centre), bodyImpulse);
-        if (!injectImpulses(vortons, shell, dvec3(centre), reach, -bodyImpulse / rho0, -angularChange / rho0)) continue;
+        const dvec3 fluidImpulse = -bodyImpulse / rho0 + returned;
+        const dvec3 fluidAngularImpulse = -angularChange / rho0 + glm::cross(dvec3(centre), returned);
+        if (!injectImpulses(vortons, shell, dvec3(centre), reach, fluidImpulse, fluidAngularImpulse)) continue;
         body.impulse += vec3(bodyImpulse);
         body.angularImpulse += vec3(bodyAngularImpulse);
     }
+}
+
+// --- the flow a moving body pushes aside ------------------------------------------------------
+
+std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, const UniformGrid<vec3>& velocity,
+                                          const FluidParams& fluid) {
+    std::vector<PotentialFlow> flows;
+    for (size_t b = 0; b < bodies.size(); ++b) {
+        const RigidBody& body = bodies[b];
+        if (body.motion != MotionKind::Dynamic || body.isHole() || !(body.addedMass > 0.0f)) continue;
+        PotentialFlow f;
+        f.body = b;
+        f.centre = centreInWorld(body);
+        f.radius = std::cbrt(3.0f * body.shape.volume() / (4.0f * float(kPiDouble)));
+        const vec3 flow =
+            velocity.size() > 0 && velocity.shape().encloses(f.centre) ? velocity.interpolate(f.centre) : vec3(0.0f);
+        // The share of the fluid that is there to be pushed (1 when the body is fully immersed).
+        const float cover = body.addedMass / (0.5f * fluid.ambientDensity * body.shape.volume());
+        f.relativeVelocity = cover * (body.velocity - flow);
+        f.addedMass = body.addedMass;
+        flows.push_back(f);
+    }
+    return flows;
+}
+
+vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x) {
+    vec3 u(0.0f);
+    for (const PotentialFlow& f : flows) {
+        const vec3 r = x - f.centre;
+        const float r2 = glm::dot(r, r);
+        const float radius2 = f.radius * f.radius;
+        if (r2 <= radius2) {
+            u += f.relativeVelocity;  // inside: the fluid there moves with the body
+            continue;
+        }
+        // Outside: the dipole of a sphere moving at W, R^3 / (2 r^3) (3 (W.r^) r^ - W).
+        const float scale = 0.5f * radius2 * f.radius / (r2 * std::sqrt(r2));
+        u += scale * (3.0f * glm::dot(f.relativeVelocity, r) / r2 * r - f.relativeVelocity);
+    }
+    return u;
+}
+
+mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& x) {
+    mat3 gradient(0.0f);
+    for (const PotentialFlow& f : flows) {
+        const vec3 r = x - f.centre;
+        const float r2 = glm::dot(r, r);
+        if (r2 <= f.radius * f.radius) continue;  // uniform inside
+        // d u_i / d x_j = R^3 / 2 (3 (W_j r_i + W_i r_j + (W.r) delta_ij) / r^5 - 15 (W.r) r_i r_j / r^7):
+        // symmetric (irrotational) and traceless (divergence-free).
+        const vec3& w = f.relativeVelocity;
+        const float inverse2 = 1.0f / r2;
+        const float scale = 0.5f * f.radius * f.radius * f.radius * inverse2 * inverse2 / std::sqrt(r2);
+        const float along = glm::dot(w, r);
+        for (int j = 0; j < 3; ++j)
+            for (int i = 0; i < 3; ++i)
+                gradient[j][i] += scale * (3.0f * (w[j] * r[i] + w[i] * r[j] + (i == j ? along : 0.0f)) -
+                                           15.0f * along * r[i] * r[j] * inverse2);
+    }
+    return gradient;
+}
+
+std::vector<dvec3> impulseRateFromPotentialFlows(const std::vector<PotentialFlow>& flows, const Vortons& v) {
+    std::vector<dvec3> rates;
+    rates.reserve(flows.size());
+    for (const PotentialFlow& f : flows) {
+        const std::vector<PotentialFlow> one{f};
+        rates.push_back(deterministicReduce<dvec3>(
+            v.size(), dvec3(0.0),
+            [&](size_t begin, size_t end) {
+                dvec3 sum(0.0);
+                for (size_t i = begin; i < end; ++i) {
+                    const vec3& x = v.position[i];
+                    const vec3& w = v.vorticity[i];
+                    // d/dt of 1/2 x x omega V: the flow moves x, and its (symmetric) gradient
+                    // stretches and tilts omega.
+                    const vec3 moved = glm::cross(potentialFlowVelocity(one, x), w);
+                    const vec3 stretched = glm::cross(x, potentialFlowGradient(one, x) * w);
+                    sum += 0.5 * double(v.volume(i)) * (dvec3(moved) + dvec3(stretched));
+                }
+                return sum;
+            },
+            [](const dvec3& a, const dvec3& b) { return a + b; }, kChunk));
+    }
+    return rates;
 }
 
 }  // namespace vfx

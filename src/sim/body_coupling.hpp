@@ -59,8 +59,45 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
 // The shell's vortons receive vorticity whose impulse rho0 dI and angular impulse rho0 dA (about
 // the origin) are exactly minus the body's changes of momentum and angular momentum, with the
 // total vorticity unchanged. A body with fewer than 8 vortons around it exchanges nothing.
+// Sets each dynamic solid's addedMass (1/2 rho0 V times the cover), which the drag's implicit
+// step and the body's integration count as inertia.
+// returnedImpulse (per body, m^4/s, may be empty) is impulse to give back to the fluid around
+// the body besides the drag's: what the body's potential flow took from the vortons' impulse
+// this step by moving and stretching them (its interaction with the near wake, which the drag law
+// already accounts for), so that flow changes where vorticity goes, not how much impulse it holds.
 void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
-                           const FluidParams& fluid, float shellThickness, float dt);
+                           const FluidParams& fluid, float shellThickness, float dt,
+                           const std::vector<dvec3>& returnedImpulse = {});
+
+// The irrotational flow a dynamic solid pushes aside as it moves through the fluid: the potential
+// flow of the sphere of its volume moving at its velocity relative to the flow at its centre (W).
+// Outside the sphere it is the dipole R^3 / (2 r^3) (3 (W.r^) r^ - W), whose normal velocity at
+// the surface is W's (no flow through the body), whose kinetic energy is 1/2 m_a W^2 and whose
+// momentum is m_a W, with m_a = 1/2 rho0 V the body's added mass; inside it is W. With partial
+// fluid cover (the body's addedMass below 1/2 rho0 V) W is scaled by the cover.
+struct PotentialFlow {
+    vec3 centre{0.0f};
+    float radius = 0.0f;
+    vec3 relativeVelocity{0.0f};  // W, m/s
+    float addedMass = 0.0f;       // kg
+    size_t body = 0;              // index of the body in the list it came from
+    double energy() const { return 0.5 * double(addedMass) * double(glm::dot(relativeVelocity, relativeVelocity)); }
+    dvec3 momentum() const { return double(addedMass) * dvec3(relativeVelocity); }
+};
+
+// One flow per dynamic solid with fluid around it (addedMass > 0, set by exchangeDragWithFluid).
+std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, const UniformGrid<vec3>& velocity,
+                                          const FluidParams& fluid);
+
+// Sum of the flows' velocities at a point.
+vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x);
+
+// Sum of the flows' velocity gradients at a point (column j holds du/dx_j), for stretching.
+mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& x);
+
+// For each flow, the rate at which it changes the vortons' impulse 1/2 sum x x omega V by moving
+// them and stretching their vorticity (the vortices' own flow conserves their impulse).
+std::vector<dvec3> impulseRateFromPotentialFlows(const std::vector<PotentialFlow>& flows, const Vortons& vortons);
 
 // Fills a solid body's place in the buoyancy field (the vortons' mean density deviation) with
 // the fluid's density around it: inside the body and within one and a half grid spacings of its

@@ -63,9 +63,10 @@ bool movedByWall(const Vortons& v, size_t i) { return v.hitWall.size() == v.size
 // Velocity a particle at x moves with for a step dt: the two-step rule from its velocity in the
 // field now and last sub-step's (`previous`, replaced by now's), else the midpoint rule in the
 // frozen field.
-vec3 stepVelocity(const UniformGrid<vec3>& u, const vec3& x, float dt, StepWeights w, vec3& previous) {
-    const vec3 now = u.interpolate(x);
-    const vec3 v = w.twoStep() ? w.current * now + w.previous * previous : u.interpolate(x + 0.5f * dt * now);
+template <class Flow>
+vec3 stepVelocity(const Flow& flow, const vec3& x, float dt, StepWeights w, vec3& previous) {
+    const vec3 now = flow(x);
+    const vec3 v = w.twoStep() ? w.current * now + w.previous * previous : flow(x + 0.5f * dt * now);
     previous = now;
     return v;
 }
@@ -81,9 +82,11 @@ struct Simulation::Workspace {
     std::vector<vec3> scratch;
     std::vector<float> massDeviation;
     std::vector<float> volume;
-    UniformGrid<float> coverage;        // vorton volume per cell volume at each grid point
-    UniformGrid<float> gradientSource;  // the field whose gradient drives buoyancy
-    UniformGrid<float> fluidShare;      // share of each grid point's support in fluid (with bodies)
+    UniformGrid<float> coverage;             // vorton volume per cell volume at each grid point
+    UniformGrid<float> gradientSource;       // the field whose gradient drives buoyancy
+    UniformGrid<float> fluidShare;           // share of each grid point's support in fluid (with bodies)
+    std::vector<PotentialFlow> pushedFlows;  // this sub-step's flows moving bodies push aside
+    std::vector<dvec3> pushedImpulseRates;   // and the rate each changes the vortons' impulse
     MotionHistory history;
 };
 
@@ -208,6 +211,10 @@ void Simulation::step(float frameDt) {
 
 void Simulation::substep(float dt) {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
+    // The flows moving bodies push aside this sub-step, and the impulse each exchanges with the
+    // vortons as it moves and stretches them (measured before it does).
+    work_->pushedFlows = potentialFlows(bodies_, velocityGrid_, fluid_);
+    work_->pushedImpulseRates = impulseRateFromPotentialFlows(work_->pushedFlows, vortons_);
     if (fluid_.stretching)
         runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
     else
@@ -393,6 +400,12 @@ void Simulation::computeVelocityGrid() {
     // Frobenius norms: they bound every eigenvalue of grad u (rotation included, which explicit
     // sub-steps must also resolve) and of its symmetric part S (what distorts the particle set).
     maxGridSpeed_ = std::sqrt(l.speed2);
+    // The flow a moving body pushes aside is fastest at its sides: 3/2 of its relative speed.
+    for (const PotentialFlow& f : potentialFlows(bodies_, velocityGrid_, fluid_)) {
+        const bool inGrid = velocityGrid_.shape().encloses(f.centre);
+        const float around = inGrid ? glm::length(velocityGrid_.interpolate(f.centre)) : 0.0f;
+        maxGridSpeed_ = std::max(maxGridSpeed_, around + 1.5f * glm::length(f.relativeVelocity));
+    }
     maxGridStrain_ = std::sqrt(l.gradient2);
     maxGridStrainRate_ = std::sqrt(l.strain2);
 }
@@ -435,10 +448,14 @@ void Simulation::stretchAndTilt(float dt) {
     const bool twoStep = fluid_.adamsBashforth && history.stretching.size() == vortons_.size();
     const StepWeights weights = adamsBashforthWeights(twoStep, dt, history.dt);
     history.stretching.resize(vortons_.size());
+    // Moving bodies' potential flow stretches and tilts vortex lines too.
+    const std::vector<PotentialFlow>& pushed = work_->pushedFlows;
     parallelForEachStable(
         0, vortons_.size(),
         [&](size_t i) {
-            const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
+            const vec3 x = vortons_.position[i];
+            const mat3 j = pushed.empty() ? jacobianGrid_.interpolate(x)
+                                          : jacobianGrid_.interpolate(x) + potentialFlowGradient(pushed, x);
             const vec3 w = vortons_.vorticity[i];
             vec3 rate;
             switch (fluid_.stretchingScheme) {
@@ -726,6 +743,11 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
     // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot
     // make results depend on the thread count.)
     const UniformGrid<vec3>& u = velocityGrid_;
+    // The particles move in the vortical flow plus the flow moving bodies push aside.
+    const std::vector<PotentialFlow>& pushed = work_->pushedFlows;
+    const auto flow = [&](const vec3& x) {
+        return pushed.empty() ? u.interpolate(x) : u.interpolate(x) + potentialFlowVelocity(pushed, x);
+    };
     MotionHistory& history = work_->history;
     SphFluid& sph = work_->sph;
     // Leaving hybrid for vpm, the SPH correction would vanish between two steps: it still moves
@@ -755,7 +777,7 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
             0, tracers_.size(),
             [&](size_t i) {
                 const vec3 x = tracers_.position[i];
-                const vec3 v = stepVelocity(u, x, dt, w, history.tracerVelocity[i]);
+                const vec3 v = stepVelocity(flow, x, dt, w, history.tracerVelocity[i]);
                 tracers_.velocity[i] = v;
                 tracers_.position[i] = x + dt * v;
             },
@@ -770,7 +792,7 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
             const vec3 x = vortons_.position[i];
             vec3 v(0.0f);
             if (vortexVelocity)
-                v = stepVelocity(u, x, dt, movedByWall(vortons_, i) ? StepWeights{} : w, history.vortonVelocity[i]);
+                v = stepVelocity(flow, x, dt, movedByWall(vortons_, i) ? StepWeights{} : w, history.vortonVelocity[i]);
             if (sphVelocity) v += vortons_.sphVelocity[i];
             vortons_.velocity[i] = v;
             vortons_.position[i] = x + dt * v;
@@ -784,8 +806,13 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
 
 void Simulation::interactWithBodies(float dt) {
     collideParticlesWithBodies(bodies_, vortons_, tracers_, fluid_, dt);
+    // What the flows the bodies push aside did to the vortons' impulse this step returns to the
+    // fluid around them (the drag law already holds the body's interaction with its near wake).
+    std::vector<dvec3> returned(bodies_.size(), dvec3(0.0));
+    const std::vector<PotentialFlow>& pushed = work_->pushedFlows;
+    for (size_t k = 0; k < pushed.size(); ++k) returned[pushed[k].body] = -double(dt) * work_->pushedImpulseRates[k];
     // The shell that takes a body's wake impulse: two grid spacings of vortons around it.
-    exchangeDragWithFluid(bodies_, vortons_, velocityGrid_, fluid_, 2.0f * gridShape_.spacing.x, dt);
+    exchangeDragWithFluid(bodies_, vortons_, velocityGrid_, fluid_, 2.0f * gridShape_.spacing.x, dt, returned);
     applyBuoyancyAndGravity(bodies_, densityGrid_, fluid_, &work_->coverage);
     integrateBodies(bodies_, substepTime_ + dt, dt);
 }
@@ -840,6 +867,10 @@ Diagnostics Simulation::diagnostics() const {
     d.angularImpulse = s.angular;
     d.massParticles = s.massParticles;
     d.maxSpeed = s.maxSpeed;
+    for (const PotentialFlow& f : potentialFlows(bodies_, velocityGrid_, fluid_)) {
+        d.potentialFlowEnergy += f.energy();
+        d.potentialFlowMomentum += f.momentum();
+    }
     double gridSum = 0.0;
     for (float v : densityGrid_.values()) gridSum += v;
     d.massGrid = densityGrid_.size() ? gridSum * densityGrid_.shape().cellVolume() : 0.0;

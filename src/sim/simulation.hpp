@@ -54,6 +54,10 @@ struct Diagnostics {
     double massParticles = 0.0;  // sum rho' V over vortons
     double massGrid = 0.0;       // sum of the density-deviation grid times cell volume
     double maxSpeed = 0.0;       // over vortons
+    // The irrotational flow moving solids push aside (sim/body_coupling PotentialFlow), which the
+    // vorticity does not carry: its kinetic energy sum 1/2 m_a W^2 and momentum sum m_a W.
+    double potentialFlowEnergy = 0.0;
+    dvec3 potentialFlowMomentum{0.0};
 };
 
 class Simulation {

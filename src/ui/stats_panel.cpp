@@ -94,6 +94,9 @@ void DemoUi::statsSection(const UiModel& m) {
         const Diagnostics& d0 = m.initialDiagnostics;
         ImGui::Text("kinetic energy  %.4g J", d.kineticEnergy);
         ImGui::Text("field energy    %.4g J", d.fieldEnergy);
+        tooltip("Kinetic energy of the flow the vorticity induces (the vortons' field).");
+        ImGui::Text("pushed aside    %.4g J", d.potentialFlowEnergy);
+        tooltip("Kinetic energy of the flow moving bodies push aside (their potential flow, 1/2 m_added W^2).");
         ImGui::Text("circulation     (%.3g, %.3g, %.3g)", d.circulation.x, d.circulation.y, d.circulation.z);
         ImGui::Text("  drift %.2e", drift(d.circulation, d0.circulation, 1e-9));
         tooltip("Total circulation sum(omega V): conserved by inviscid flow without buoyancy or bodies.");
