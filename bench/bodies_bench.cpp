@@ -1,10 +1,11 @@
 // Benchmarks for the fluid-body coupling: body buoyancy per body per step (part 9 quotes ~2 us),
-// drag with its impulse to the fluid per body, particle collision cost per particle per body, and the article's Figure 7: PoisonDensityGradient
+// drag with its impulse to the fluid per body, the potential flow a moving body pushes aside per
+// particle, particle collision cost per particle per body, and the article's Figure 7: PoisonDensityGradient
 // serial / atomic / partitioned (plus the racy naive version and the article's float
 // compare-and-swap version, both for comparison only) at the sloshing tank's size and at 4x and
 // 16x the particles, on 1 and 2 threads.
 //
-//   ./vortonfx_bench --benchmark_filter='Poison|Buoyancy|Collide|Drag'
+//   ./vortonfx_bench --benchmark_filter='Poison|Buoyancy|Collide|Drag|PotentialFlow'
 #include "sim/body_coupling.hpp"
 #include "bodies/shapes.hpp"
 #include "core/parallel.hpp"
@@ -103,6 +104,41 @@ void BM_DragExchange(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * int64_t(vortons.size()));
 }
 BENCHMARK(BM_DragExchange)->ArgsProduct({{4096, 32768}, {1, 2}})->ArgNames({"vortons", "threads"})->UseRealTime();
+
+// The potential flow of one moving sphere over `count` vortons: its velocity and gradient at
+// each (what advection and stretching add) and the impulse it exchanges with them, once per
+// sub-step. Items = vortons per body.
+void BM_PotentialFlow(benchmark::State& state) {
+    const size_t count = size_t(state.range(0));
+    tbb::global_control threads(tbb::global_control::max_allowed_parallelism, size_t(state.range(1)));
+    Vortons vortons;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    while (vortons.size() < count) {
+        const vec3 p(unit(rng), unit(rng), unit(rng));
+        if (glm::length(p) > 0.35f) vortons.add(p, vec3(unit(rng), unit(rng), unit(rng)), 0.05f, 0.0f, 1e-4f);
+    }
+    PotentialFlow f;
+    f.radius = 0.3f;
+    f.relativeVelocity = vec3(2.0f, 0.0f, 0.0f);
+    f.addedMass = 0.05f;
+    const std::vector<PotentialFlow> flows{f};
+    std::vector<vec3> velocity(count);
+    std::vector<mat3> gradient(count);
+    for (auto _ : state) {
+        parallelForEach(
+            0, count,
+            [&](size_t i) {
+                velocity[i] = potentialFlowVelocity(flows, vortons.position[i]);
+                gradient[i] = potentialFlowGradient(flows, vortons.position[i]);
+            },
+            4096);
+        benchmark::DoNotOptimize(impulseRateFromPotentialFlows(flows, vortons));
+        benchmark::DoNotOptimize(velocity.data());
+    }
+    state.SetItemsProcessed(state.iterations() * int64_t(count));
+}
+BENCHMARK(BM_PotentialFlow)->ArgsProduct({{4096, 32768}, {1, 2}})->ArgNames({"vortons", "threads"})->UseRealTime();
 
 // --- collisions --------------------------------------------------------------------------------
 

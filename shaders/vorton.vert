@@ -10,6 +10,7 @@ uniform mat4 projection;
 uniform float radiusScale;
 uniform int colorMode;
 uniform float colorRange;
+uniform int sizeByValue;  // 1: radius times sqrt(|value| / range), calm vortons vanish
 
 out vec2 vCorner;
 out vec3 vCenterView;
@@ -20,6 +21,7 @@ out vec3 vColor;
 
 void main() {
     vRadius = radius * radiusScale;
+    if (sizeByValue == 1) vRadius *= sqrt(clamp(abs(scalar) / max(colorRange, 1e-12), 0.0, 1.0));
     vCenterView = (view * vec4(center, 1.0)).xyz;
     vCorner = corner;
     vColor = particleColor(colorMode, scalar, colorRange);

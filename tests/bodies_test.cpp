@@ -453,7 +453,7 @@ TEST(FluidBodyInteraction, PotentialFlowOfAMovingBallHasNoFlowThroughItAndItsAdd
             energy += 0.5 * double(glm::dot(u, u)) * 2.0 * M_PI * r * r * std::sin(theta) * (M_PI / angles) * (r1 - r0);
         }
     }
-    EXPECT_NEAR(energy, f.energy() * (1.0 - std::pow(40.0, -3.0)), 0.01 * f.energy());
+    EXPECT_NEAR(energy, f.energy() * (1.0 - std::pow(12.0, -3.0)), 0.01 * f.energy());  // left out beyond 12 radii
     EXPECT_NEAR(f.energy(), 0.25 * volume * double(glm::dot(w, w)), 1e-6);
 }
 

@@ -17,6 +17,9 @@ struct RenderSettings {
     bool drawGridBounds = false;
 
     float vortonScale = 0.5f;  // sphere radius as a multiple of the core radius sigma
+    // Shrink each vorton with its colour value (|omega| or |deviation| over the colour range), so
+    // calm fluid filling a tank does not hide the vortices moving in it.
+    bool sizeVortonsByValue = false;
     ColorMode vortonColor = ColorMode::Density;
     bool perspectiveTracers = true;  // dots sized in world units (tracerWorldSize), else pixels
     float tracerWorldSize = 0.03f;   // dot diameter, m

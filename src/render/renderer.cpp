@@ -293,6 +293,7 @@ void Renderer::drawVortons(const OrbitCamera& camera, const RenderSettings& s) {
     vorton_.set("view", camera.view());
     vorton_.set("projection", camera.projection());
     vorton_.set("radiusScale", s.vortonScale);
+    vorton_.set("sizeByValue", s.sizeVortonsByValue ? 1 : 0);
     vorton_.set("colorMode", int(s.vortonColor));
     vorton_.set("colorRange", s.vortonColor == ColorMode::Density ? s.densityRange : s.vorticityRange);
     vorton_.set("lightDirView", kLightDirView);

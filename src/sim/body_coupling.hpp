@@ -74,7 +74,8 @@ void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, con
 // Outside the sphere it is the dipole R^3 / (2 r^3) (3 (W.r^) r^ - W), whose normal velocity at
 // the surface is W's (no flow through the body), whose kinetic energy is 1/2 m_a W^2 and whose
 // momentum is m_a W, with m_a = 1/2 rho0 V the body's added mass; inside it is W. With partial
-// fluid cover (the body's addedMass below 1/2 rho0 V) W is scaled by the cover.
+// fluid cover (the body's addedMass below 1/2 rho0 V) W is scaled by the cover. Beyond 12 radii,
+// where it is below W / 3000, it is left out.
 struct PotentialFlow {
     vec3 centre{0.0f};
     float radius = 0.0f;

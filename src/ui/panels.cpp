@@ -364,6 +364,10 @@ void DemoUi::renderSection(UiModel& m) {
     tooltip("Bounds of the velocity grid (B).");
 
     ImGui::SliderFloat("Vorton size", &s.vortonScale, 0.05f, 2.0f, "%.2f x sigma");
+    ImGui::Checkbox("Size by colour value", &s.sizeVortonsByValue);
+    tooltip(
+        "Shrink vortons with their |vorticity| or |density deviation| (whichever colours them), so the calm fluid "
+        "filling a tank does not hide a wake.");
     tooltip("Sphere radius as a multiple of each vorton's core radius sigma.");
     int colorMode = int(s.vortonColor);
     const char* colorModes[] = {"density deviation", "vorticity magnitude"};

@@ -382,6 +382,8 @@ void DemoApp::applyShowOptions() {
             render_.drawContainers = on;
         else if (name == "vorticity")
             render_.vortonColor = on ? ColorMode::Vorticity : ColorMode::Density;
+        else if (name == "sized")
+            render_.sizeVortonsByValue = on;
         else if (name == "help")
             showHelp_ = on;
         else if (name == "ui")

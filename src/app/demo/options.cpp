@@ -84,7 +84,8 @@ void addWindowOptions(CLI::App& cli, DemoOptions& o) {
     cli.add_option("--shaders", o.shaderDir, "Directory with the GLSL sources")->type_name("DIR");
     cli.add_option("--show", o.show,
                    "What to draw, e.g. vortons,-tracers,arrows ('-' turns an item off); items:\n" +
-                       CLI::detail::join(showItemNames(), ", ") + " (vorticity: colour vortons by |omega|)")
+                       CLI::detail::join(showItemNames(), ", ") +
+                       " (vorticity: colour vortons by |omega|; sized: shrink calm vortons)")
         ->type_name("LIST")
         ->expected(1)
         ->delimiter(',')
@@ -122,8 +123,8 @@ std::string missingValueMessage(const std::vector<std::string>& args, const CLI:
 }  // namespace
 
 const std::vector<std::string>& showItemNames() {
-    static const std::vector<std::string> names = {"vortons", "tracers",    "arrows",    "grid-arrows", "grid",
-                                                   "bodies",  "containers", "vorticity", "help",        "ui"};
+    static const std::vector<std::string> names = {"vortons",    "tracers",   "arrows", "grid-arrows", "grid", "bodies",
+                                                   "containers", "vorticity", "sized",  "help",        "ui"};
     return names;
 }
 
