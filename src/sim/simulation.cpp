@@ -85,6 +85,8 @@ struct Simulation::Workspace {
     UniformGrid<float> coverage;             // vorton volume per cell volume at each grid point
     UniformGrid<float> gradientSource;       // the field whose gradient drives buoyancy
     UniformGrid<float> fluidShare;           // share of each grid point's support in fluid (with bodies)
+    std::vector<float> rampArgument;         // the coverage ramp's argument at each grid point
+    std::vector<float> rampFilled;           // scratch for filling it into walls
     std::vector<PotentialFlow> pushedFlows;  // this sub-step's flows moving bodies push aside
     std::vector<dvec3> pushedImpulseRates;   // and the rate each changes the vortons' impulse
     MotionHistory history;
@@ -597,17 +599,61 @@ const UniformGrid<float>& Simulation::buoyancyDensityGrid() const {
     if (walls) computeGridFluidShare(bodies_, gridShape_, work_->fluidShare);
     UniformGrid<float>& g = work_->gradientSource;
     g.reset(gridShape_, 0.0f);
+    // First the ramp's argument where the fluid is (-1 marks points mostly inside a wall), ...
     constexpr float kBare = 0.25f, kCovered = 0.75f;  // coverage ramp ends
+    const auto ramp = [](float covered, float expected) {
+        return std::clamp((covered / expected - kBare) / (kCovered - kBare), 0.0f, 1.0f);
+    };
+    const UniformGrid<float>& share = work_->fluidShare;
+    std::vector<float>& argument = work_->rampArgument;
+    argument.resize(g.size());
+    parallelForEach(
+        0, g.size(),
+        [&](size_t k) {
+            const float covered = work_->coverage[k];
+            if (walls && share[k] < 0.5f)
+                argument[k] = -1.0f;
+            else
+                argument[k] = covered > 0.0f ? ramp(covered, walls ? share[k] : 1.0f) : 0.0f;
+        },
+        4096);
+    // ... then a point inside a wall takes the ramp of the fluid beside it (the largest over its
+    // neighbours in fluid), and a point one further in that of the points so filled: their own
+    // coverage is a sliver that varies along the wall with how the vortons sit there, and read
+    // alone it made the density there vary along the wall.
+    const ivec3 n = gridShape_.points;
+    const auto largestNeighbour = [&](const std::vector<float>& values, size_t k) {
+        const size_t nx = size_t(n.x), ny = size_t(n.y);
+        const ivec3 p(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
+        float largest = -1.0f;
+        for (int axis = 0; axis < 3; ++axis)
+            for (int side : {-1, 1}) {
+                ivec3 q = p;
+                q[axis] += side;
+                if (q[axis] >= 0 && q[axis] < n[axis])
+                    largest = std::max(largest, values[gridShape_.index(q.x, q.y, q.z)]);
+            }
+        return largest;
+    };
+    if (walls) {
+        std::vector<float>& filled = work_->rampFilled;
+        for (int layer = 0; layer < 2; ++layer) {
+            filled = argument;
+            parallelForEach(
+                0, g.size(),
+                [&](size_t k) {
+                    if (argument[k] < 0.0f && work_->coverage[k] > 0.0f) filled[k] = largestNeighbour(argument, k);
+                },
+                4096);
+            std::swap(filled, argument);
+        }
+    }
     parallelForEach(
         0, g.size(),
         [&](size_t k) {
             const float covered = work_->coverage[k];
             if (covered <= 0.0f) return;
-            const float expected = walls ? work_->fluidShare[k] : 1.0f;
-            // A point mostly inside a wall takes the density of the fluid that reaches it, unramped:
-            // its coverage is a sliver that varies along the wall with how the vortons sit.
-            const bool inWall = expected < 0.5f;
-            const float t = inWall ? 1.0f : std::clamp((covered / expected - kBare) / (kCovered - kBare), 0.0f, 1.0f);
+            const float t = argument[k] >= 0.0f ? argument[k] : ramp(covered, std::max(share[k], 1e-4f));
             g[k] = densityGrid_[k] / covered * (t * t * (3.0f - 2.0f * t));
         },
         4096);
