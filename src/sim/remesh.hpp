@@ -62,6 +62,8 @@ private:
     void shareAmongFluidNodes(const Vortons& vortons, const FluidRegion& fluidRegion,
                               std::vector<Footprint>& footprints);
     bool keeps(const Node& node) const;
+    void mergeSlivers();
+    void mergeDropped();
     void collect(float coreOverlap, Vortons& out) const;
 
     float lastSpacing_ = 0.0f;
