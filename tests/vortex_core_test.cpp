@@ -99,6 +99,30 @@ TEST(Remesh, ConservesCirculationImpulseAndMass) {
     }
 }
 
+// With the default threshold the small strengths around everything deposited (M4''s negative
+// fringe) are not dropped but handed to a neighbour, so the totals stay exact.
+TEST(Remesh, ThresholdKeepsMassAndCirculationExact) {
+    Vortons v = randomBlob(4000, 5);
+    const Moments before = momentsOf(v);
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = 0.05f;
+    settings.threshold = 1e-3f;
+    const size_t all = [&] {
+        Vortons copy = v;
+        RemeshSettings everything = settings;
+        everything.threshold = 0.0f;
+        Remesher r;
+        r.apply(copy, everything);
+        return copy.size();
+    }();
+    ASSERT_TRUE(remesher.apply(v, settings));
+    EXPECT_LT(v.size(), all);  // the threshold does leave nodes out
+    const Moments after = momentsOf(v);
+    EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], 2e-5 * before.strength);
+}
+
 // A box of uniform fluid filling a container |x|, |y|, |z| <= 0.5 (vortons half a spacing off
 // the lattice, whose outer nodes lie on the walls): no node outside receives anything, the
 // totals are kept, and every new vorton, the ones on the walls included, carries the fluid's
