@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -136,6 +137,8 @@ TEST(BodyCoupling, SpinningBallSpinsDownByTheTorqueLawAndTheFluidTakesItsAngular
         law -= 1e-5 * 0.5 * torqueCoefficient(law * 0.16 / 0.01) * std::pow(0.2, 5.0) * law * law / inertia;
     std::cout << "[ coupling ] spinning ball after 1 s: " << lastSpin << " rad/s (torque law " << law << "), dL_ball "
               << ballChange << ", rho0 dA_fluid " << fluidChange.y << "\n";
+    // 15% as for the launched ball's drag law: the law is a fit to measurements good to ~10%, and
+    // the fluid the ball sets turning lowers the relative spin the law sees.
     EXPECT_NEAR(lastSpin, law, 0.15 * law);
     EXPECT_LT(glm::length(fluidChange + dvec3(0.0, ballChange, 0.0)), 0.1 * std::abs(ballChange));
     EXPECT_LE(d.fieldEnergy, 0.5 * inertia * (100.0 - lastSpin * lastSpin));  // no energy from nowhere
@@ -158,6 +161,25 @@ TEST(BodyCoupling, BallOfTheFluidsDensityStaysPut) {
     EXPECT_LT(worst, 0.1f * 0.15f);
 }
 
+// When the stratified_ball preset's ball (radius 0.15, density 1.1, from 0.45 m above the
+// interface between fluid of 0.9 and 1.3) first has its centre on the interface, by the 1D model
+// (m + m_a) du/dt = (m - m_displaced(y)) g - 1/2 rho0 C_d(Re) pi r^2 u |u|.
+double modelArrival() {
+    const double r = 0.15, volume = 4.0 / 3.0 * kPi * r * r * r, nu = 0.004, dt = 1e-5;
+    double y = 0.45, u = 0.0, t = 0.0;  // u downward
+    while (y > 0.0) {
+        const double below = std::clamp(r - y, 0.0, 2.0 * r);  // height of the cap in the heavy layer
+        const double cap = kPi * below * below * (3.0 * r - below) / 3.0;
+        const double displaced = 0.9 * (volume - cap) + 1.3 * cap;
+        const double reynolds = std::abs(u) * 2.0 * r / nu;
+        const double drag = reynolds > 0.0 ? 0.5 * dragCoefficient(reynolds) * kPi * r * r * u * std::abs(u) : 0.0;
+        u += ((1.1 * volume - displaced) * 9.8 - drag) / (1.6 * volume) * dt;
+        y -= u * dt;
+        t += dt;
+    }
+    return t;
+}
+
 TEST(BodyCoupling, BallBetweenTwoLayersSettlesAtItsArchimedesDepth) {
     // The stratified_ball preset: layers 1.3 (below y = 0) and 0.9, ball 1.1 of radius 0.15:
     // half its volume in each layer balances it, with its centre on the interface. It arrives at
@@ -175,10 +197,13 @@ TEST(BodyCoupling, BallBetweenTwoLayersSettlesAtItsArchimedesDepth) {
         if (arrival < 0.0f && y < 0.0f) arrival = float(sim.time());
         if (sim.time() > 8.0) worstLate = std::max(worstLate, std::abs(y));
     }
-    std::cout << "[ coupling ] stratified ball reaches the interface at t = " << arrival << " s; from 8 to 10 s within "
-              << worstLate << " m of it\n";
+    std::cout << "[ coupling ] stratified ball reaches the interface at t = " << arrival << " s (model "
+              << modelArrival() << " s); from 8 to 10 s within " << worstLate << " m of it\n";
     EXPECT_GT(arrival, 0.0f);
-    EXPECT_LT(arrival, 1.5f);  // free fall through 0.3 m of light fluid at (1.1 - 0.9) / 1.55 g: 0.7 s
+    // Arrival against the one-dimensional model of the same ball: buoyancy from the share of its
+    // volume below the interface, the sphere drag law, added mass. Within 30%: the model leaves out
+    // the history (Basset) force and the interface's bending under the ball.
+    EXPECT_NEAR(arrival, modelArrival(), 0.3 * modelArrival());
     EXPECT_LT(worstLate, 0.3f * 0.15f);
 }
 

@@ -145,8 +145,9 @@ TEST(Remesh, AtWallsNothingLandsOutsideAndWallNodesKeepTheFluidsDensity) {
     double volume = 0.0;
     for (size_t i = 0; i < v.size(); ++i) {
         EXPECT_TRUE(inTank(v.position[i])) << "vorton " << i << " at " << v.position[i].x << ", " << v.position[i].y;
-        EXPECT_NEAR(v.density[i], 0.3f, 0.03f) << "vorton " << i;
-        EXPECT_NEAR(v.vorticity[i].z, 2.0f, 0.2f) << "vorton " << i;
+        // A uniform field stays uniform to float round-off (sums of up to 64 weighted terms).
+        EXPECT_NEAR(v.density[i], 0.3f, 1e-5f * 0.3f) << "vorton " << i;
+        EXPECT_NEAR(v.vorticity[i].z, 2.0f, 1e-5f * 2.0f) << "vorton " << i;
         volume += v.volume(i);
     }
     EXPECT_NEAR(volume, 1.0, 1e-4);  // the tank's

@@ -471,6 +471,14 @@ double sphereDragCoefficient(double reynolds) {
            0.42 / (1.0 + 42500.0 * std::pow(reynolds, -1.16));
 }
 
+constexpr double kPiDouble = 3.141592653589793;
+
+// Radius of the sphere of the body's volume, which stands for its shape in the drag laws and the
+// potential flow.
+double equivalentRadius(const RigidBody& body) {
+    return std::cbrt(3.0 * double(body.shape.volume()) / (4.0 * kPiDouble));
+}
+
 // Torque coefficient of a sphere spinning at rotational Reynolds number Re = |Omega| d^2 / nu
 // (Dennis, Singh and Ingham's and Sawatzki's fits as collected by Crowe, Sommerfeld and Tsuji):
 // torque = C_R / 2 rho0 r^5 |Omega| Omega. Below Re 32 it is Stokes' 8 pi mu r^3 Omega, the
@@ -478,17 +486,17 @@ double sphereDragCoefficient(double reynolds) {
 // sphere.
 double sphereTorqueCoefficient(double reynolds) {
     if (!(reynolds > 0.0) || !std::isfinite(reynolds)) return 0.0;
-    if (reynolds <= 32.0) return 64.0 * 3.141592653589793 / reynolds;
+    if (reynolds <= 32.0) return 64.0 * kPiDouble / reynolds;
     return 12.9 / std::sqrt(reynolds) + 128.4 / reynolds;
 }
 
-// A vorton in a body's shell: its weight (1 at the surface falling linearly to 0 at the shell's
-// outer edge), its depth into the shell (0 at the surface, 1 at the edge) and the surface normal.
+// A vorton in a body's shell: its depth into the shell (0 at the surface, 1 at the edge) and the
+// surface normal. Its weight in the ring falls linearly from 1 at the surface to 0 at the edge.
 struct ShellVorton {
     size_t index = 0;
-    double weight = 0.0;
     double depth = 0.0;
     dvec3 normal{0.0};
+    double weight() const { return 1.0 - depth; }
 };
 
 // The vortons around a body that take up what it sheds, in index order (the same for any thread
@@ -514,7 +522,6 @@ Shell gatherShell(const RigidBody& body, const Vortons& v, float reach, std::vec
         ShellVorton m;
         m.index = i;
         m.depth = double(depths[i]);
-        m.weight = 1.0 - m.depth;
         vec3 normal;
         contactDistance(body, v.position[i], &normal);
         m.normal = dvec3(normal);
@@ -538,16 +545,15 @@ dvec3 patternVorticity(int pattern, const ShellVorton& m, const dvec3& x, const 
     const dvec3 e = dvec3(pattern % 3 == 0, pattern % 3 == 1, pattern % 3 == 2);
     switch (pattern / 3) {
         case 0: {
-            constexpr double pi = 3.141592653589793;
-            const double s = std::sin(pi * m.depth);
-            const double swirl = s * s;                                      // g
-            const double slope = pi * std::sin(2.0 * pi * m.depth) / reach;  // dg/dd along the normal
+            const double s = std::sin(kPiDouble * m.depth);
+            const double swirl = s * s;                                                    // g
+            const double slope = kPiDouble * std::sin(2.0 * kPiDouble * m.depth) / reach;  // dg/dd along the normal
             return 2.0 * swirl * e + slope * glm::cross(m.normal, glm::cross(e, x - bodyCentre));
         }
         case 1:
-            return m.weight * glm::cross(e, x - ringCentre);
+            return m.weight() * glm::cross(e, x - ringCentre);
         default:
-            return m.weight * e;
+            return m.weight() * e;
     }
 }
 
@@ -588,8 +594,8 @@ bool injectImpulses(Vortons& v, const Shell& shell, const dvec3& bodyCentre, dou
     double weight = 0.0;
     dvec3 first{0.0};
     for (const ShellVorton& m : shell.members) {
-        weight += m.weight * v.volume(m.index);
-        first += m.weight * v.volume(m.index) * dvec3(v.position[m.index]);
+        weight += m.weight() * v.volume(m.index);
+        first += m.weight() * v.volume(m.index) * dvec3(v.position[m.index]);
     }
     if (!(weight > 0.0)) return false;
     const dvec3 ringCentre = first / weight;  // the ring's vorticity sums to zero about it
@@ -650,8 +656,6 @@ dvec3 implicitDragChange(const dvec3& q, double c, double inertia, double dt) {
     return -q * (inertia * c * magnitude * dt / (inertia + c * magnitude * dt));
 }
 
-constexpr double kPiDouble = 3.141592653589793;
-
 }  // namespace
 
 void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
@@ -677,8 +681,7 @@ void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, con
             body.addedMass = 0.0f;
             continue;
         }
-        // The sphere of the body's volume stands for its shape in the drag laws.
-        const double radius = std::cbrt(3.0 * double(body.shape.volume()) / (4.0 * kPiDouble));
+        const double radius = equivalentRadius(body);
         const double shellVolume = 4.0 / 3.0 * kPiDouble * (std::pow(radius + reach, 3.0) - std::pow(radius, 3.0));
         const double cover = std::min(1.0, shell.volume / shellVolume);  // fluid around it, 0..1
         body.addedMass = float(0.5 * rho0 * double(body.shape.volume()) * cover);
@@ -717,7 +720,7 @@ std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, 
         PotentialFlow f;
         f.body = b;
         f.centre = centreInWorld(body);
-        f.radius = std::cbrt(3.0f * body.shape.volume() / (4.0f * float(kPiDouble)));
+        f.radius = float(equivalentRadius(body));
         const vec3 flow =
             velocity.size() > 0 && velocity.shape().encloses(f.centre) ? velocity.interpolate(f.centre) : vec3(0.0f);
         // The share of the fluid that is there to be pushed (1 when the body is fully immersed).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace vfx {
 
@@ -34,27 +35,16 @@ vec3 nodePosition(const Lattice& l, int x, int y, int z) {
     return p;
 }
 
-// The same nodes with the linear (cloud-in-cell) weights: the middle two per axis.
-template <typename Lattice>
-Footprint cloudInCellFootprint(const Lattice& l, const vec3& x) {
-    Footprint f{};
-    for (int a = 0; a < 3; ++a) {
-        if (l.flat[a]) {
-            f.first[a] = 0;
-            f.weight[a][0] = 1.0f;
-            continue;
-        }
-        const float t = x[a] / l.h;
-        const float below = std::floor(t);
-        f.first[a] = int(below) - 1 - l.lo[a];
-        f.weight[a][1] = 1.0f - (t - below);
-        f.weight[a][2] = t - below;
-    }
-    return f;
+// Linear (cloud-in-cell) weight of a node at distance |x| in lattice spacings: never negative.
+float linearWeight(float x) {
+    x = std::abs(x);
+    return x < 1.0f ? 1.0f - x : 0.0f;
 }
 
+// The 4 nodes per axis around a vorton and their weights under `kernel` (M4' by default; the
+// linear kernel puts its weight on the middle two).
 template <typename Lattice>
-Footprint footprintOf(const Lattice& l, const vec3& x) {
+Footprint footprintOf(const Lattice& l, const vec3& x, float (*kernel)(float) = m4PrimeWeight) {
     Footprint f{};
     for (int a = 0; a < 3; ++a) {
         if (l.flat[a]) {
@@ -65,7 +55,7 @@ Footprint footprintOf(const Lattice& l, const vec3& x) {
         const float t = x[a] / l.h;
         const int base = int(std::floor(t)) - 1;
         f.first[a] = base - l.lo[a];
-        for (int k = 0; k < 4; ++k) f.weight[a][k] = m4PrimeWeight(t - float(base + k));
+        for (int k = 0; k < 4; ++k) f.weight[a][k] = kernel(t - float(base + k));
     }
     return f;
 }
@@ -158,7 +148,7 @@ void Remesher::shareAmongFluidNodes(const Vortons& v, const FluidRegion& fluidRe
             // Next to a wall: the linear (cloud-in-cell) weights, which are never negative, so
             // every node there gets a positive share of volume and a density between its
             // contributors' (M4''s negative lobes on a node holding a sliver of fluid would not).
-            Footprint linear = cloudInCellFootprint(lattice, v.position[i]);
+            Footprint linear = footprintOf(lattice, v.position[i], linearWeight);
             const float inside = insideShare(linear, cut);
             // Any share in fluid takes it all (a vorton in a corner may have an eighth of its
             // weights there); a vorton with none of its eight nodes in fluid (far past a wall)
@@ -255,38 +245,61 @@ size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& f
     return keptBefore_.back();
 }
 
+// The face neighbour of node k (in fluid, where walls are known) with the largest score above
+// `floor`; k itself if there is none.
+template <class Score>
+size_t Remesher::bestNeighbour(size_t k, float floor, Score score) const {
+    const Lattice& lattice = lattice_;
+    const size_t nx = size_t(lattice.dims.x), ny = size_t(lattice.dims.y);
+    const ivec3 p(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
+    size_t best = k;
+    float bestScore = floor;
+    for (int axis = 0; axis < 3; ++axis)
+        for (int side : {-1, 1}) {
+            ivec3 q = p;
+            q[axis] += side;
+            if (q[axis] < 0 || q[axis] >= lattice.dims[axis]) continue;
+            const size_t j = nodeIndex(lattice, q.x, q.y, q.z);
+            if (!fluidNode_.empty() && !fluidNode_[j]) continue;
+            const float s = score(nodes_[j]);
+            if (s > bestScore) {
+                best = j;
+                bestScore = s;
+            }
+        }
+    return best;
+}
+
+// Node `from` hands everything it holds to node `to` (totals unchanged); both count as by a wall
+// if either was.
+void Remesher::handOver(size_t from, size_t to) {
+    Node& source = nodes_[from];
+    Node& target = nodes_[to];
+    target.strength += source.strength;
+    target.mass += source.mass;
+    target.volume += source.volume;
+    target.nearWall = target.nearWall || source.nearWall;
+    const bool nearWall = source.nearWall;
+    source = Node{};
+    source.nearWall = nearWall;
+}
+
+bool Remesher::holdsAnything(const Node& node) {
+    return node.volume != 0.0f || node.mass != 0.0f || node.strength != vec3(0.0f);
+}
+
 // A node by a wall that holds next to no fluid (or less than none: the negative M4' lobes of the
 // vortons further in) would carry a meaningless density; it hands everything it holds to the
-// neighbour holding the most fluid, so the totals stay exact. In index order: deterministic.
+// neighbour in fluid holding the most fluid, so the totals stay exact. In index order, and a
+// sliver handed to another sliver moves on in the next pass: deterministic.
 void Remesher::mergeSlivers() {
-    const Lattice& lattice = lattice_;
-    const float least = kLeastWallNodeVolume * lattice.h * lattice.h * lattice.h;
-    const size_t nx = size_t(lattice.dims.x), ny = size_t(lattice.dims.y);
-    // A sliver merged into another sliver moves on in the next pass.
+    const float least = kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h;
     for (int pass = 0; pass < 4; ++pass)
         for (size_t k = 0; k < nodes_.size(); ++k) {
-            Node& sliver = nodes_[k];
-            if (!sliver.nearWall || sliver.volume > least) continue;
-            if (sliver.volume == 0.0f && sliver.mass == 0.0f && sliver.strength == vec3(0.0f)) continue;
-            const ivec3 p(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
-            size_t best = k;
-            for (int axis = 0; axis < 3; ++axis)
-                for (int side : {-1, 1}) {
-                    ivec3 q = p;
-                    q[axis] += side;
-                    if (q[axis] < 0 || q[axis] >= lattice.dims[axis]) continue;
-                    const size_t j = nodeIndex(lattice, q.x, q.y, q.z);
-                    if (!fluidNode_[j]) continue;
-                    if (best == k || nodes_[j].volume > nodes_[best].volume) best = j;
-                }
-            if (best == k) continue;  // no neighbour in fluid: left as it is, and dropped below
-            Node& into = nodes_[best];
-            into.strength += sliver.strength;
-            into.mass += sliver.mass;
-            into.volume += sliver.volume;
-            into.nearWall = true;
-            sliver = Node{};
-            sliver.nearWall = true;
+            if (!nodes_[k].nearWall || nodes_[k].volume > least || !holdsAnything(nodes_[k])) continue;
+            const size_t to =
+                bestNeighbour(k, -std::numeric_limits<float>::infinity(), [](const Node& node) { return node.volume; });
+            if (to != k) handOver(k, to);  // none in fluid: left as it is, and dropped by keeps()
         }
 }
 
@@ -295,42 +308,15 @@ void Remesher::mergeSlivers() {
 // (measured: +0.3% of the mass per remesh in the sloshing tank). Each hands what it holds to the
 // neighbour holding the most (an exchange of one lattice spacing), so the totals stay exact.
 void Remesher::mergeDropped() {
-    const Lattice& lattice = lattice_;
-    const size_t nx = size_t(lattice.dims.x), ny = size_t(lattice.dims.y);
-    const auto weight = [&](const Node& node) {
+    const auto strength = [&](const Node& node) {
         return (strengthCut_ > 0.0f ? glm::length(node.strength) / strengthCut_ : 0.0f) +
                (massCut_ > 0.0f ? std::abs(node.mass) / massCut_ : 0.0f);
     };
     for (int pass = 0; pass < 2; ++pass)
         for (size_t k = 0; k < nodes_.size(); ++k) {
-            Node& dropped = nodes_[k];
-            if (keeps(dropped)) continue;
-            if (dropped.mass == 0.0f && dropped.strength == vec3(0.0f)) continue;
-            const ivec3 p(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
-            size_t best = k;
-            float bestWeight = 0.0f;
-            for (int axis = 0; axis < 3; ++axis)
-                for (int side : {-1, 1}) {
-                    ivec3 q = p;
-                    q[axis] += side;
-                    if (q[axis] < 0 || q[axis] >= lattice.dims[axis]) continue;
-                    const size_t j = nodeIndex(lattice, q.x, q.y, q.z);
-                    if (!fluidNode_.empty() && !fluidNode_[j]) continue;
-                    const float w = weight(nodes_[j]);
-                    if (w > bestWeight) {
-                        best = j;
-                        bestWeight = w;
-                    }
-                }
-            if (best == k) continue;
-            Node& into = nodes_[best];
-            into.strength += dropped.strength;
-            into.mass += dropped.mass;
-            into.volume += dropped.volume;
-            into.nearWall = into.nearWall || dropped.nearWall;
-            const bool nearWall = dropped.nearWall;
-            dropped = Node{};
-            dropped.nearWall = nearWall;
+            if (keeps(nodes_[k]) || (nodes_[k].mass == 0.0f && nodes_[k].strength == vec3(0.0f))) continue;
+            const size_t to = bestNeighbour(k, 0.0f, strength);
+            if (to != k) handOver(k, to);
         }
 }
 

@@ -64,6 +64,10 @@ private:
     bool keeps(const Node& node) const;
     void mergeSlivers();
     void mergeDropped();
+    template <class Score>
+    size_t bestNeighbour(size_t k, float floor, Score score) const;
+    void handOver(size_t from, size_t to);
+    static bool holdsAnything(const Node& node);
     void collect(float coreOverlap, Vortons& out) const;
 
     float lastSpacing_ = 0.0f;

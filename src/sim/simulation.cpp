@@ -213,9 +213,8 @@ void Simulation::step(float frameDt) {
 
 void Simulation::substep(float dt) {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
-    // The flows moving bodies push aside this sub-step, and the impulse each exchanges with the
-    // vortons as it moves and stretches them (measured before it does).
-    work_->pushedFlows = potentialFlows(bodies_, velocityGrid_, fluid_);
+    // The impulse each flow a moving body pushes aside (found with the velocity grid) exchanges
+    // with the vortons as it moves and stretches them, measured before it does.
     work_->pushedImpulseRates = impulseRateFromPotentialFlows(work_->pushedFlows, vortons_);
     if (fluid_.stretching)
         runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
@@ -402,8 +401,10 @@ void Simulation::computeVelocityGrid() {
     // Frobenius norms: they bound every eigenvalue of grad u (rotation included, which explicit
     // sub-steps must also resolve) and of its symmetric part S (what distorts the particle set).
     maxGridSpeed_ = std::sqrt(l.speed2);
-    // The flow a moving body pushes aside is fastest at its sides: 3/2 of its relative speed.
-    for (const PotentialFlow& f : potentialFlows(bodies_, velocityGrid_, fluid_)) {
+    // The flows moving bodies push aside this sub-step; each is fastest at the body's sides, at
+    // 3/2 of its relative speed.
+    work_->pushedFlows = potentialFlows(bodies_, velocityGrid_, fluid_);
+    for (const PotentialFlow& f : work_->pushedFlows) {
         const bool inGrid = velocityGrid_.shape().encloses(f.centre);
         const float around = inGrid ? glm::length(velocityGrid_.interpolate(f.centre)) : 0.0f;
         maxGridSpeed_ = std::max(maxGridSpeed_, around + 1.5f * glm::length(f.relativeVelocity));
