@@ -56,7 +56,7 @@ struct FluidParams {
     float coreOverlap =
         1.5f;               // core radius sigma / particle spacing h (Beale-Majda overlap); 0 = keep each vorton's own
     float cflLimit = 1.0f;  // largest |u| dt / h a sub-step may take
-    float strainLimit = 0.1f;    // largest max|grad u| dt a sub-step may take
+    float strainLimit = 0.3f;    // largest max|grad u| dt a sub-step may take
     int maxSubsteps = 64;        // cap on sub-steps per step(frame_dt) call
     bool adamsBashforth = true;  // second-order two-step time integration of motion and stretching (false: one-step)
     float remeshStrain =

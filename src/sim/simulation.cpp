@@ -742,11 +742,16 @@ void Simulation::diffuse(float dt) {
     std::vector<float>& eddy = work_->eddyViscosity;
     eddy.clear();
     if (fluid_.subgridCoefficient > 0.0f) {
-        // Smagorinsky: the strain the particles cannot resolve cascades to scales below their
-        // spacing h, where nothing represents it; an eddy viscosity (C_s h)^2 |S| (with
-        // |S| = sqrt(2 S:S)) drains it there instead of letting stretching pile it up at h.
+        // Smagorinsky: the strain the flow cannot resolve cascades to scales below its filter
+        // width, where nothing represents it; an eddy viscosity (C_s Delta)^2 |S| (with
+        // |S| = sqrt(2 S:S)) drains it there instead of letting stretching pile it up.
+        // The resolved velocity is smoothed over the vorton's core sigma (not its spacing
+        // h = sigma / overlap) and sampled on the velocity grid, so the filter width is the larger
+        // of the two: with Delta = h the 65,536-vorton dye drop piled vorticity up at the cores
+        // (|omega| 2400 1/s, 60 m/s by 1.7 s) where the grid, coarser than the lattice, saw less.
         eddy.resize(vortons_.size());
         const float c2 = fluid_.subgridCoefficient * fluid_.subgridCoefficient;
+        const float gridSpacing = gridShape_.spacing.x;
         parallelForEach(
             0, vortons_.size(),
             [&](size_t i) {
@@ -754,13 +759,15 @@ void Simulation::diffuse(float dt) {
                 const mat3 strain = 0.5f * (j + glm::transpose(j));
                 const float ss =
                     glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) + glm::dot(strain[2], strain[2]);
-                const float h = vortons_.spacing(i);
-                eddy[i] = c2 * h * h * std::sqrt(2.0f * ss);
+                const float width = std::max(vortons_.radius[i], gridSpacing);
+                eddy[i] = c2 * width * width * std::sqrt(2.0f * ss);
             },
             2048);
     }
     work_->pse.apply(vortons_, fluid_.viscosity, dt, eddy);
 }
+
+const std::vector<float>& Simulation::eddyViscosity() const { return work_->eddyViscosity; }
 
 // --- 6. SPH -----------------------------------------------------------------------------------
 

@@ -98,6 +98,8 @@ public:
 
     // Grids of the last step (for drawing and tests).
     const UniformGrid<vec3>& velocityGrid() const { return velocityGrid_; }
+    // Velocity gradient on the grid points: column j holds du/dx_j.
+    const UniformGrid<mat3>& jacobianGrid() const { return jacobianGrid_; }
     const UniformGrid<float>& densityGrid() const { return densityGrid_; }
     // Grid density gradient (poisoned) of the last step. With density_gradient = sph the step does
     // not need it: it is then computed on first request, from the last density grid, unpoisoned.
@@ -106,6 +108,9 @@ public:
     // fluid.coverage_density its coverage-normalised version (computed on each call).
     const UniformGrid<float>& buoyancyDensityGrid() const;
     const std::vector<float>& wallProximity() const { return walls_.proximity; }
+    // Each vorton's subgrid (Smagorinsky) eddy viscosity of the last sub-step, m^2/s; empty when
+    // fluid.subgrid_coefficient is 0 or diffusion is off.
+    const std::vector<float>& eddyViscosity() const;
     const GridShape& gridShape() const { return gridShape_; }
     const CellPartition& partition() const { return partition_; }
 
