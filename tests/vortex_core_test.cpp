@@ -254,6 +254,12 @@ TEST(Subgrid, EddyViscosityActsAtTheFilterWidthOfTheResolvedFlow) {
         ASSERT_EQ(eddy.size(), sim.vortons().size());
         const float gridSpacing = sim.gridShape().spacing.x;
         const float cs = sim.fluid().subgridCoefficient;
+        // Both regimes must really occur: the core sets the width on the fine grid, the grid on
+        // the coarse one.
+        if (cellsPerVorton > 1.0f)
+            ASSERT_LT(gridSpacing, sim.vortons().radius[0]);
+        else
+            ASSERT_GT(gridSpacing, sim.vortons().radius[0]);
         double strongest = 0.0;
         for (size_t i = 0; i < eddy.size(); ++i) {
             const vec3 x = sim.vortons().position[i];

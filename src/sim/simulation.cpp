@@ -338,6 +338,12 @@ void Simulation::updateGrid() {
 
 // --- 2. velocity on the grid points ----------------------------------------------------------
 
+// S:S for the strain rate S, the symmetric part of the velocity gradient j.
+static float strainRateSquared(const mat3& j) {
+    const mat3 strain = 0.5f * (j + glm::transpose(j));
+    return glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) + glm::dot(strain[2], strain[2]);
+}
+
 // Centred difference along one axis, one-sided at the faces, zero along a flat axis.
 template <typename T>
 static T axisDerivative(const UniformGrid<T>& g, int x, int y, int z, int axis) {
@@ -387,9 +393,7 @@ void Simulation::computeVelocityGrid() {
                 const mat3& j = jacobianGrid_[k];
                 r.speed2 = std::max(r.speed2, glm::dot(u, u));
                 r.gradient2 = std::max(r.gradient2, glm::dot(j[0], j[0]) + glm::dot(j[1], j[1]) + glm::dot(j[2], j[2]));
-                const mat3 strain = 0.5f * (j + glm::transpose(j));
-                r.strain2 = std::max(r.strain2, glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) +
-                                                    glm::dot(strain[2], strain[2]));
+                r.strain2 = std::max(r.strain2, strainRateSquared(j));
             }
             return r;
         },
@@ -747,7 +751,7 @@ void Simulation::diffuse(float dt) {
         // |S| = sqrt(2 S:S)) drains it there instead of letting stretching pile it up.
         // The resolved velocity is smoothed over the vorton's core sigma (not its spacing
         // h = sigma / overlap) and sampled on the velocity grid, so the filter width is the larger
-        // of the two: with Delta = h the 65,536-vorton dye drop piled vorticity up at the cores
+        // of the two: with Delta = h the author's 65,536-vorton dye drop piled vorticity up at the cores
         // (|omega| 2400 1/s, 60 m/s by 1.7 s) where the grid, coarser than the lattice, saw less.
         eddy.resize(vortons_.size());
         const float c2 = fluid_.subgridCoefficient * fluid_.subgridCoefficient;
@@ -755,10 +759,7 @@ void Simulation::diffuse(float dt) {
         parallelForEach(
             0, vortons_.size(),
             [&](size_t i) {
-                const mat3 j = jacobianGrid_.interpolate(vortons_.position[i]);
-                const mat3 strain = 0.5f * (j + glm::transpose(j));
-                const float ss =
-                    glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) + glm::dot(strain[2], strain[2]);
+                const float ss = strainRateSquared(jacobianGrid_.interpolate(vortons_.position[i]));
                 const float width = std::max(vortons_.radius[i], gridSpacing);
                 eddy[i] = c2 * width * width * std::sqrt(2.0f * ss);
             },
