@@ -235,11 +235,13 @@ TEST(Substeps, FrameSplitsToTheStrainLimitAndKeepsItsLength) {
     EXPECT_DOUBLE_EQ(sim.time(), double(0.1f) + double(0.1f));
 }
 
-// The subgrid eddy viscosity is (C_s Delta)^2 |S| with Delta the filter width of the flow the
-// vortons feel: the larger of the core radius sigma (their vorticity is smoothed over it, and
-// sigma = 1.5 h by default) and the velocity grid's spacing (velocity and strain are sampled on
-// it). Measured against the vorton spacing h instead, it was (1.5)^2 to 3.4 times too weak and the
-// 65,536-vorton dye drop at 1/30 s piled vorticity up at its cores until it reached 60 m/s.
+// The subgrid eddy viscosity is (C_s Delta)^2 |S| with Delta the width of the filter through which
+// the vortons see the flow, in Smagorinsky's sense: the box width with the same second moment,
+// Delta^2 = 12 x (variance per axis). The kernel max(|r|, sigma) spreads each vorton's vorticity
+// uniformly over a ball of radius sigma (variance sigma^2 / 5); the velocity grid then samples it
+// and trilinear interpolation rebuilds it with a tent of half-width h_grid (variance h_grid^2 / 6).
+// Measured against the larger of sigma and h_grid alone the model was 3 times too weak, and the
+// 65,536-vorton dye drop preset at 1/30 s piled vorticity up at its cores from step 130.
 TEST(Subgrid, EddyViscosityActsAtTheFilterWidthOfTheResolvedFlow) {
     for (float cellsPerVorton : {8.0f, 0.125f}) {  // grid finer than the cores, then coarser
         test::RingSpec spec;
@@ -254,8 +256,8 @@ TEST(Subgrid, EddyViscosityActsAtTheFilterWidthOfTheResolvedFlow) {
         ASSERT_EQ(eddy.size(), sim.vortons().size());
         const float gridSpacing = sim.gridShape().spacing.x;
         const float cs = sim.fluid().subgridCoefficient;
-        // Both regimes must really occur: the core sets the width on the fine grid, the grid on
-        // the coarse one.
+        // Both regimes must really occur: the core dominates the width on the fine grid, the grid
+        // on the coarse one.
         if (cellsPerVorton > 1.0f)
             ASSERT_LT(gridSpacing, sim.vortons().radius[0]);
         else
@@ -267,7 +269,8 @@ TEST(Subgrid, EddyViscosityActsAtTheFilterWidthOfTheResolvedFlow) {
             const mat3 s = 0.5f * (j + glm::transpose(j));
             const double strain =
                 std::sqrt(2.0 * double(glm::dot(s[0], s[0]) + glm::dot(s[1], s[1]) + glm::dot(s[2], s[2])));
-            const double width = std::max(sim.vortons().radius[i], gridSpacing);
+            const double sigma = sim.vortons().radius[i];
+            const double width = std::sqrt(12.0 * (sigma * sigma / 5.0 + double(gridSpacing) * gridSpacing / 6.0));
             EXPECT_NEAR(eddy[i], cs * cs * width * width * strain, 1e-3 * eddy[i] + 1e-12) << "vorton " << i;
             strongest = std::max(strongest, double(eddy[i]));
         }

@@ -143,7 +143,7 @@ void addSourcesAndWalls(std::vector<ParamSpec>& t) {
     t.push_back(
         fluidParam(
             "subgrid_coefficient", &F::subgridCoefficient,
-            "Smagorinsky coefficient C_s: diffusion adds an eddy viscosity (C_s Delta)^2 |S| (S the strain rate; Delta the filter width of the resolved flow, the larger of the vorton's core radius and the velocity grid's spacing) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
+            "Smagorinsky coefficient C_s: diffusion adds an eddy viscosity (C_s Delta)^2 |S| (S the strain rate; Delta the width of the filter the vortons see the flow through: their uniform core of radius sigma followed by the velocity grid's trilinear interpolation, Delta^2 = 12 (sigma^2/5 + h_grid^2/6)) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
             .atLeast(0)
             .atMost(1));
     t.push_back(fluidParam(
