@@ -8,6 +8,7 @@
 
 namespace vfx {
 
+using glm::dmat3;
 using glm::dvec3;
 using glm::ivec3;
 using glm::mat3;
