@@ -167,6 +167,20 @@ TEST_F(SimCli, SceneStepsAreTheDefaultAndParamsMarkdownPrints) {
     EXPECT_NE(md.output.find("`fluid.viscosity`"), std::string::npos);
 }
 
+TEST_F(SimCli, BenchTakesOnlyAThreadCount) {
+    const RunResult withScene = run("--bench " + scene_);
+    EXPECT_EQ(withScene.exitCode, 2) << withScene.output;
+    EXPECT_NE(withScene.output.find("--bench: takes no scene file"), std::string::npos) << withScene.output;
+    const RunResult withStats = run("--bench --stats '" + stats_ + "'");
+    EXPECT_EQ(withStats.exitCode, 2) << withStats.output;
+    EXPECT_NE(withStats.output.find("only --threads applies"), std::string::npos) << withStats.output;
+    EXPECT_FALSE(fs::exists(stats_));
+    const RunResult noThreads = run("--bench --threads 0");
+    EXPECT_EQ(noThreads.exitCode, 2) << noThreads.output;
+    EXPECT_NE(noThreads.output.find("--threads: must be a whole number >= 1, got \"0\""), std::string::npos)
+        << noThreads.output;
+}
+
 TEST_F(SimCli, NonFiniteStateExits3NamingStepAndPhase) {
     const std::string boom = writeFile("boom.json", R"({"fluid": {"gravity": [0, 0, 0]},
         "vortons": [{"shape": "ring", "radius": 0.5, "core_radius": 0.1, "circulation": 1000000, "count": 200}]})");

@@ -2,8 +2,10 @@
 //   vortonfx-sim SCENE.json [--steps N] [--dt S] [--threads N] [--set path=value]...
 //                [--dump FILE.json] [--stats FILE.csv] [--every K] [--quiet] [--params-markdown]
 //                [--vdb DIR [--vdb-every K] [--vdb-voxel S]]
+//   vortonfx-sim --bench [--threads N]
 // Exit 0 on success, 2 on bad input (nothing written), 3 when the simulation produced a
 // non-finite value (the message names the step and the phase).
+#include "app/sim_bench.hpp"
 #include "export/vdb_bake.hpp"
 #include "scene/scene.hpp"
 #include "core/text_format.hpp"
@@ -50,6 +52,7 @@ struct Options {
     std::string vdbDir, vdbEvery, vdbVoxel;  // raw text, like the numbers above
     bool quiet = false;
     bool paramsMarkdown = false;
+    bool bench = false;
 };
 
 struct RunSettings {
@@ -406,6 +409,16 @@ int run(const Options& o) {
     return kExitOk;
 }
 
+// --bench takes no scene and no output files: only --threads applies.
+int runBench(const Options& o) {
+    if (!o.scenePath.empty()) throw BadInput{"--bench: takes no scene file, got \"" + o.scenePath + "\""};
+    if (!o.steps.empty() || !o.dt.empty() || !o.sets.empty() || !o.dumpPath.empty() || !o.statsPath.empty() ||
+        !o.vdbDir.empty())
+        throw BadInput{"--bench: runs fixed scenes; of the other flags only --threads applies"};
+    const int threads = o.threads.empty() ? 0 : int(parseWhole("--threads", o.threads, 1, "a whole number >= 1"));
+    return runBenchmarks(threads, stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -435,6 +448,9 @@ int main(int argc, char** argv) {
         ->type_name("S");
     app.add_flag("--quiet,-q", o.quiet, "No progress bar and no summary");
     app.set_version_flag("--version", "vortonfx-sim " VORTONFX_VERSION);
+    app.add_flag("--bench", o.bench,
+                 "Time fixed scenes and print the speed table (ms per step and per frame, thread speed-up, growth "
+                 "with vortons and tracers, tree error); --threads sets the many-thread count");
     app.add_flag("--params-markdown", o.paramsMarkdown,
                  "Print the scene parameter reference as a Markdown table and exit");
     try {
@@ -454,6 +470,7 @@ int main(int argc, char** argv) {
         return kExitOk;
     }
     try {
+        if (o.bench) return runBench(o);
         return run(o);
     } catch (const BadInput& e) {
         std::fprintf(stderr, "vortonfx-sim: %s\n", e.message.c_str());
