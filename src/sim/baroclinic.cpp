@@ -18,8 +18,8 @@ constexpr float kRidge = 0.003f;
 
 // Smooth, compact weight of a vorton at squared distance d2 from a grid point.
 inline float shareWeight(float d2, float invReach2) {
-    const float q = 1.0f - d2 * invReach2;
-    return q > 0.0f ? q * q : 0.0f;
+    const float q = std::max(1.0f - d2 * invReach2, 0.0f);
+    return q * q;
 }
 
 // Inclusive index range [lo, hi] along each axis, clamped to [0, count - 1].
@@ -28,6 +28,41 @@ struct Range {
 };
 
 Range clampRange(ivec3 lo, ivec3 hi, ivec3 count) { return {glm::max(lo, ivec3(0)), glm::min(hi, count - ivec3(1))}; }
+
+// Zeroth, first and second moments of the share weights of a grid point's vortons about it.
+struct WeightMoments {
+    float weightSum = 0.0f;
+    vec3 first{0.0f};
+    float xx = 0.0f, xy = 0.0f, xz = 0.0f, yy = 0.0f, yz = 0.0f, zz = 0.0f;
+    mat3 second() const { return mat3(xx, xy, xz, xy, yy, yz, xz, yz, zz); }
+};
+
+WeightMoments momentsAround(const std::vector<vec3>& sortedPosition, const vec3& at, const Range& r,
+                            const CellPartition& partition, float invReach2) {
+    // Zeroth, first and (symmetric) second moments of the share weights about the point. A row
+    // of cells along x is one run of the partition's order.
+    WeightMoments m;
+    for (int cz = r.lo.z; cz <= r.hi.z; ++cz)
+        for (int cy = r.lo.y; cy <= r.hi.y; ++cy) {
+            const uint32_t first = partition.begin(partition.cellIndex(ivec3(r.lo.x, cy, cz)));
+            const uint32_t last = partition.end(partition.cellIndex(ivec3(r.hi.x, cy, cz)));
+            for (uint32_t s = first; s < last; ++s) {
+                const vec3 d = sortedPosition[s] - at;
+                // Vortons beyond reach (about half of the block) add exact zeros: no branch to
+                // mispredict.
+                const float w = shareWeight(glm::dot(d, d), invReach2);
+                m.weightSum += w;
+                m.first += w * d;
+                m.xx += w * (d.x * d.x);
+                m.xy += w * (d.x * d.y);
+                m.xz += w * (d.x * d.z);
+                m.yy += w * (d.y * d.y);
+                m.yz += w * (d.y * d.z);
+                m.zz += w * (d.z * d.z);
+            }
+        }
+    return m;
+}
 
 }  // namespace
 
@@ -41,6 +76,11 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
     shares_.assign(shape.pointCount(), PointShare{});
     const std::vector<uint32_t>& sorted = partition.sortedIndices();
 
+    // The vortons' positions in partition order, so each row of cells below is one contiguous run.
+    sortedPosition_.resize(sorted.size());
+    parallelForEach(
+        0, sorted.size(), [&](size_t s) { sortedPosition_[s] = vortons.position[sorted[s]]; }, 8192);
+
     // Pass 1, per grid point: its source and the weights the vortons around it will take.
     parallelForEach(
         0, size_t(points.z),
@@ -51,59 +91,48 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
                     const size_t k = shape.index(x, y, z);
                     const vec3 strength = glm::cross(densityGradient[k], gravity) * scale;
                     if (strength == vec3(0.0f)) continue;
-                    PointShare& share = shares_[k];
-                    share.strength = strength;
                     const vec3 at = shape.pointPosition(x, y, z);
                     // Cells whose vortons can lie within reach of the point.
                     const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), cells);
-                    float weightSum = 0.0f;
-                    vec3 first(0.0f);
-                    mat3 second(0.0f);
-                    for (int cz = r.lo.z; cz <= r.hi.z; ++cz)
-                        for (int cy = r.lo.y; cy <= r.hi.y; ++cy)
-                            for (int cx = r.lo.x; cx <= r.hi.x; ++cx) {
-                                const size_t cell = partition.cellIndex(ivec3(cx, cy, cz));
-                                for (uint32_t s = partition.begin(cell); s < partition.end(cell); ++s) {
-                                    const vec3 d = vortons.position[sorted[s]] - at;
-                                    const float w = shareWeight(glm::dot(d, d), invReach2);
-                                    weightSum += w;
-                                    first += w * d;
-                                    second += w * glm::outerProduct(d, d);
-                                }
-                            }
-                    if (weightSum <= 0.0f) continue;  // no vorton within reach: counted as unreached
-                    share.weightSum = weightSum;
-                    const vec3 mean = first / weightSum;
-                    const mat3 spread = second / weightSum - glm::outerProduct(mean, mean);
+                    const WeightMoments m = momentsAround(sortedPosition_, at, r, partition, invReach2);
+                    PointShare& share = shares_[k];
+                    share.strength = strength;
+                    if (m.weightSum <= 0.0f) continue;  // no vorton within reach: counted as unreached
+                    share.weightSum = m.weightSum;
+                    const vec3 mean = m.first / m.weightSum;
+                    const mat3 spread = m.second() / m.weightSum - glm::outerProduct(mean, mean);
                     // beta moves the weighted mean position onto the grid point:
                     // sum p (1 + beta.(d - mean)) d = 0 when spread * beta = -mean. The ridge bounds
                     // the extrapolation (and keeps a flat, 2D layout invertible).
                     const mat3 regular = spread + mat3(kRidge * reach * reach);
-                    share.meanOffset = mean;
                     share.correction = glm::inverse(regular) * (-mean);
+                    // A vorton's part is w / weightSum (1 + beta.(d - mean)): the constant terms
+                    // folded once per point.
+                    share.base = 1.0f - glm::dot(share.correction, mean);
+                    share.strengthPerWeight = strength / m.weightSum;
                 }
         },
         1);
 
-    // Pass 2, per vorton: gather its share of every source point within reach.
+    // Pass 2, per vorton: gather its share of every source point within reach. In the
+    // partition's order, so neighbouring vortons read the same points from cache.
     parallelForEach(
-        0, vortons.size(),
-        [&](size_t i) {
-            const vec3 x = vortons.position[i];
+        0, sorted.size(),
+        [&](size_t s) {
+            const size_t i = sorted[s];
+            const vec3 x = sortedPosition_[s];
             const ivec3 cell = shape.cellOf(x);
             const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), points);
             vec3 gained(0.0f);
             for (int pz = r.lo.z; pz <= r.hi.z; ++pz)
                 for (int py = r.lo.y; py <= r.hi.y; ++py)
                     for (int px = r.lo.x; px <= r.hi.x; ++px) {
+                        // Points without a source or beyond reach add exact zeros (strength 0
+                        // or weight 0), so the loop has no branch.
                         const PointShare& share = shares_[shape.index(px, py, pz)];
-                        if (share.weightSum <= 0.0f) continue;
                         const vec3 d = x - shape.pointPosition(px, py, pz);
                         const float w = shareWeight(glm::dot(d, d), invReach2);
-                        if (w <= 0.0f) continue;
-                        const float part =
-                            w / share.weightSum * (1.0f + glm::dot(share.correction, d - share.meanOffset));
-                        gained += part * share.strength;
+                        gained += (w * (share.base + glm::dot(share.correction, d))) * share.strengthPerWeight;
                     }
             vortons.vorticity[i] += gained / vortons.volume(i);
         },

@@ -30,13 +30,15 @@ public:
 
 private:
     struct PointShare {
-        vec3 strength{0.0f};    // S_g V_cell dt
-        vec3 meanOffset{0.0f};  // weighted mean of x_i - x_g
-        vec3 correction{0.0f};  // beta: linear correction of the weights
+        vec3 strength{0.0f};           // S_g V_cell dt
+        vec3 strengthPerWeight{0.0f};  // strength / weightSum
+        vec3 correction{0.0f};         // beta: linear correction of the weights
+        float base = 0.0f;             // 1 - beta . (weighted mean of x_i - x_g)
         float weightSum = 0.0f;
     };
     std::vector<PointShare> shares_;
-    std::vector<uint32_t> active_;  // grid points with a source
+    std::vector<vec3> sortedPosition_;  // the vortons' positions in the partition's order
+    std::vector<uint32_t> active_;      // grid points with a source
     double unreached_ = 0.0;
 };
 
