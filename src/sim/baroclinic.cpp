@@ -1,6 +1,7 @@
 #include "sim/baroclinic.hpp"
 
 #include "core/parallel.hpp"
+#include "core/simd_lanes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -37,30 +38,45 @@ struct WeightMoments {
     mat3 second() const { return mat3(xx, xy, xz, xy, yy, yz, xz, yz, zz); }
 };
 
-WeightMoments momentsAround(const std::vector<vec3>& sortedPosition, const vec3& at, const Range& r,
-                            const CellPartition& partition, float invReach2) {
-    // Zeroth, first and (symmetric) second moments of the share weights about the point. A row
-    // of cells along x is one run of the partition's order.
-    WeightMoments m;
+// Zeroth, first and (symmetric) second moments of the share weights about the point, over the
+// vortons of the cells in r. A row of cells along x is one run of the partition's order, taken
+// kLanes vortons at a time (the lanes past the run's end are masked). Vortons beyond reach
+// (about half of the block) add exact zeros, so there is no branch. The lane a vorton lands in
+// depends only on the partition, never on the thread.
+WeightMoments momentsAround(const SortedPositions& p, const vec3& at, const Range& r, const CellPartition& partition,
+                            float invReach2) {
+    using lanes::Lanes;
+    Lanes sum{}, fx{}, fy{}, fz{}, xx{}, xy{}, xz{}, yy{}, yz{}, zz{};
     for (int cz = r.lo.z; cz <= r.hi.z; ++cz)
         for (int cy = r.lo.y; cy <= r.hi.y; ++cy) {
             const uint32_t first = partition.begin(partition.cellIndex(ivec3(r.lo.x, cy, cz)));
             const uint32_t last = partition.end(partition.cellIndex(ivec3(r.hi.x, cy, cz)));
-            for (uint32_t s = first; s < last; ++s) {
-                const vec3 d = sortedPosition[s] - at;
-                // Vortons beyond reach (about half of the block) add exact zeros: no branch to
-                // mispredict.
-                const float w = shareWeight(glm::dot(d, d), invReach2);
-                m.weightSum += w;
-                m.first += w * d;
-                m.xx += w * (d.x * d.x);
-                m.xy += w * (d.x * d.y);
-                m.xz += w * (d.x * d.z);
-                m.yy += w * (d.y * d.y);
-                m.yz += w * (d.y * d.z);
-                m.zz += w * (d.z * d.z);
+            for (uint32_t s = first; s < last; s += lanes::kLanes) {
+                const Lanes dx = lanes::load(&p.x[s]) - at.x, dy = lanes::load(&p.y[s]) - at.y,
+                            dz = lanes::load(&p.z[s]) - at.z;
+                const Lanes q = lanes::positive(1.0f - (dx * dx + dy * dy + dz * dz) * invReach2);
+                const Lanes w = lanes::firstLanes(q * q, last - s);
+                sum += w;
+                fx += w * dx;
+                fy += w * dy;
+                fz += w * dz;
+                xx += w * (dx * dx);
+                xy += w * (dx * dy);
+                xz += w * (dx * dz);
+                yy += w * (dy * dy);
+                yz += w * (dy * dz);
+                zz += w * (dz * dz);
             }
         }
+    WeightMoments m;
+    m.weightSum = lanes::addLanes(sum);
+    m.first = vec3(lanes::addLanes(fx), lanes::addLanes(fy), lanes::addLanes(fz));
+    m.xx = lanes::addLanes(xx);
+    m.xy = lanes::addLanes(xy);
+    m.xz = lanes::addLanes(xz);
+    m.yy = lanes::addLanes(yy);
+    m.yz = lanes::addLanes(yz);
+    m.zz = lanes::addLanes(zz);
     return m;
 }
 
@@ -76,10 +92,22 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
     shares_.assign(shape.pointCount(), PointShare{});
     const std::vector<uint32_t>& sorted = partition.sortedIndices();
 
-    // The vortons' positions in partition order, so each row of cells below is one contiguous run.
+    // The vortons' positions in partition order, so each row of cells below is one contiguous run
+    // (and again as lanes-friendly arrays, padded so a run's last vector stays inside them).
     sortedPosition_.resize(sorted.size());
+    sortedLanes_.x.assign(sorted.size() + lanes::kLanes, 0.0f);
+    sortedLanes_.y.assign(sorted.size() + lanes::kLanes, 0.0f);
+    sortedLanes_.z.assign(sorted.size() + lanes::kLanes, 0.0f);
     parallelForEach(
-        0, sorted.size(), [&](size_t s) { sortedPosition_[s] = vortons.position[sorted[s]]; }, 8192);
+        0, sorted.size(),
+        [&](size_t s) {
+            const vec3 x = vortons.position[sorted[s]];
+            sortedPosition_[s] = x;
+            sortedLanes_.x[s] = x.x;
+            sortedLanes_.y[s] = x.y;
+            sortedLanes_.z[s] = x.z;
+        },
+        8192);
 
     // Pass 1, per grid point: its source and the weights the vortons around it will take.
     parallelForEach(
@@ -94,7 +122,7 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
                     const vec3 at = shape.pointPosition(x, y, z);
                     // Cells whose vortons can lie within reach of the point.
                     const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), cells);
-                    const WeightMoments m = momentsAround(sortedPosition_, at, r, partition, invReach2);
+                    const WeightMoments m = momentsAround(sortedLanes_, at, r, partition, invReach2);
                     PointShare& share = shares_[k];
                     share.strength = strength;
                     if (m.weightSum <= 0.0f) continue;  // no vorton within reach: counted as unreached

@@ -19,6 +19,11 @@
 
 namespace vfx {
 
+// Positions as one array per axis (structure of arrays), for loops in SIMD lanes.
+struct SortedPositions {
+    std::vector<float> x, y, z;
+};
+
 class BaroclinicTransfer {
 public:
     // Adds dt * (grad rho x g) / rho0 from every grid point to the vortons around it. The
@@ -38,6 +43,7 @@ private:
     };
     std::vector<PointShare> shares_;
     std::vector<vec3> sortedPosition_;  // the vortons' positions in the partition's order
+    SortedPositions sortedLanes_;       // the same, one array per axis
     std::vector<uint32_t> active_;      // grid points with a source
     double unreached_ = 0.0;
 };
