@@ -64,11 +64,15 @@ bool movedByWall(const Vortons& v, size_t i) { return v.hitWall.size() == v.size
 // field now and last sub-step's (`previous`, replaced by now's), else the midpoint rule in the
 // frozen field.
 template <class Flow>
-vec3 stepVelocity(const Flow& flow, const vec3& x, float dt, StepWeights w, vec3& previous) {
-    const vec3 now = flow(x);
+vec3 stepVelocityFrom(const vec3& now, const Flow& flow, const vec3& x, float dt, StepWeights w, vec3& previous) {
     const vec3 v = w.twoStep() ? w.current * now + w.previous * previous : flow(x + 0.5f * dt * now);
     previous = now;
     return v;
+}
+
+template <class Flow>
+vec3 stepVelocity(const Flow& flow, const vec3& x, float dt, StepWeights w, vec3& previous) {
+    return stepVelocityFrom(flow(x), flow, x, dt, w, previous);
 }
 
 struct Simulation::Workspace {
@@ -574,10 +578,8 @@ void Simulation::computeDensityGradient() {
             [&](size_t i) { vortons_.densityGradient[i] = densityGradientGrid_.interpolate(vortons_.position[i]); },
             2048);
     }
-    // Tracers colour by the density deviation where they are.
-    parallelForEach(
-        0, tracers_.size(), [&](size_t i) { tracers_.density[i] = densityGrid_.interpolate(tracers_.position[i]); },
-        4096);
+    // Tracers take their colour (the density deviation where they are) in the advection phase,
+    // from the same grid lookup that moves them.
 }
 
 void Simulation::differentiateDensityGrid() const {
@@ -797,6 +799,10 @@ void Simulation::computeSph(const FluidMethodStep& method, float dt) {
 
 // --- 7. advection -----------------------------------------------------------------------------
 
+static bool sameShape(const GridShape& a, const GridShape& b) {
+    return a.points == b.points && a.minCorner == b.minCorner && a.spacing == b.spacing;
+}
+
 void Simulation::advect(const FluidMethodStep& method, float dt) {
     // Two-step Adams-Bashforth on the velocity at each particle: second order in time, in a flow
     // that changes as it moves (a ring's swirl travels with the ring). Without a last step (the
@@ -825,7 +831,12 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
     }
     const bool vortexVelocity = method.vortexVelocity();
     const bool sphVelocity = method.sphPressure() || leavingHybrid;
+    // Tracers colour by the density deviation where they are at the start of the sub-step.
+    const bool colourFromVelocityLookup = sameShape(densityGrid_.shape(), u.shape());
     if (method.sphPressure() && vortons_.size() > 0) {
+        parallelForEach(
+            0, tracers_.size(), [&](size_t i) { tracers_.density[i] = densityGrid_.interpolate(tracers_.position[i]); },
+            4096);
         // Tracers follow the SPH flow too (interpolated from the partition computeSph built
         // from the positions before this advection).
         sph.interpolateToGrid(vortons_, gridShape_);
@@ -838,8 +849,14 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
         parallelForEachStable(
             0, tracers_.size(),
             [&](size_t i) {
+                // One pass over the (many) tracers: the velocity and the colour share the lookup.
                 const vec3 x = tracers_.position[i];
-                const vec3 v = stepVelocity(flow, x, dt, w, history.tracerVelocity[i]);
+                const GridLocation at = u.locate(x);
+                vec3 now = u.interpolate(at);
+                if (!pushed.empty()) now += potentialFlowVelocity(pushed, x);
+                tracers_.density[i] =
+                    colourFromVelocityLookup ? densityGrid_.interpolate(at) : densityGrid_.interpolate(x);
+                const vec3 v = stepVelocityFrom(now, flow, x, dt, w, history.tracerVelocity[i]);
                 tracers_.velocity[i] = v;
                 tracers_.position[i] = x + dt * v;
             },
