@@ -4,6 +4,7 @@
 #include "core/simd_lanes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 namespace vfx {
@@ -237,6 +238,8 @@ namespace {
 
 // Grid points per block along x, y, z: one SIMD lane each.
 const ivec3 kBlockDims(2, 2, 2);
+// Blocks per group along x, y, z: a group's blocks share the top of their tree traversal.
+const ivec3 kGroupDims(2, 2, 2);
 static_assert(lanes::kLanes == 8, "a 2x2x2 block fills the lanes");
 
 }  // namespace
@@ -247,21 +250,48 @@ struct VortonTree::TargetBlock {
     lanes::Lanes ux{}, uy{}, uz{};
 };
 
-void VortonTree::collectInteractions(const vec3& centre, float radius, float theta, std::vector<uint32_t>& far,
-                                     std::vector<uint32_t>& near) const {
-    far.clear();
-    near.clear();
+// A node may stand for its vortons as one cluster for targets in a sphere `gap` away from its
+// centre (nearest target at distance gap): small enough seen from there, cores out of reach.
+static bool clusterAcceptable(float size, float maxSigma, float gap, float theta) {
+    return gap > 0.0f && size < theta * gap && size + maxSigma < gap;
+}
+
+void VortonTree::collectInteractions(const std::vector<uint32_t>& start, const vec3& centre, float radius, float theta,
+                                     std::vector<uint32_t>& far, std::vector<uint32_t>& near) const {
+    uint32_t stack[64 * 8];
+    int top = 0;
+    for (auto it = start.rbegin(); it != start.rend(); ++it) stack[top++] = *it;  // popped in list order
+    while (top > 0) {
+        const uint32_t index = stack[--top];
+        const Node& node = nodes_[index];
+        const float gap = glm::length(centre - node.centre) - radius;  // nearest target to the centre
+        if (clusterAcceptable(node.size, node.maxSigma, gap, theta)) {
+            far.push_back(index);
+        } else if (node.childCount == 0) {
+            near.push_back(index);
+        } else {
+            for (uint32_t c = 0; c < node.childCount; ++c) stack[top++] = node.firstChild + c;
+        }
+    }
+}
+
+void VortonTree::collectShared(const SharedTargets& g, float theta, SharedLists& lists) const {
+    lists.far.clear();
+    lists.near.clear();
+    lists.open.clear();
     uint32_t stack[64 * 8];
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
         const uint32_t index = stack[--top];
         const Node& node = nodes_[index];
-        const float gap = glm::length(centre - node.centre) - radius;  // nearest target to the centre
-        if (gap > 0.0f && node.size < theta * gap && node.size + node.maxSigma < gap) {
-            far.push_back(index);
+        const float distance = glm::length(g.centre - node.centre);
+        if (clusterAcceptable(node.size, node.maxSigma, distance - g.enclosingRadius, theta)) {
+            lists.far.push_back(index);  // every block's sphere lies inside g's: far for each
+        } else if (clusterAcceptable(node.size, node.maxSigma, distance + g.largestGapGain, theta)) {
+            lists.open.push_back(index);  // some block may take it as a cluster: each decides
         } else if (node.childCount == 0) {
-            near.push_back(index);
+            lists.near.push_back(index);  // no block can: summed vorton by vorton by all
         } else {
             for (uint32_t c = 0; c < node.childCount; ++c) stack[top++] = node.firstChild + c;
         }
@@ -327,41 +357,80 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
     out.assign(shape.pointCount(), vec3(0.0f));
     if (nodes_.empty()) return;
     const ivec3 blocks = (shape.points + kBlockDims - ivec3(1)) / kBlockDims;
+    const ivec3 groups = (blocks + kGroupDims - ivec3(1)) / kGroupDims;
     parallelForEach(
-        0, size_t(blocks.x) * size_t(blocks.y) * size_t(blocks.z),
-        [&](size_t b) {
-            const ivec3 first =
-                kBlockDims * ivec3(int(b % size_t(blocks.x)), int((b / size_t(blocks.x)) % size_t(blocks.y)),
-                                   int(b / (size_t(blocks.x) * size_t(blocks.y))));
-            const ivec3 last = glm::min(first + kBlockDims, shape.points) - ivec3(1);
-            // Lanes of points outside the grid repeat the block's first point (results dropped).
-            TargetBlock block;
-            size_t lane = 0;
-            for (int z = first.z; z < first.z + kBlockDims.z; ++z)
-                for (int y = first.y; y < first.y + kBlockDims.y; ++y)
-                    for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane) {
-                        const bool inside = x <= last.x && y <= last.y && z <= last.z;
-                        const vec3 p =
-                            inside ? shape.pointPosition(x, y, z) : shape.pointPosition(first.x, first.y, first.z);
-                        block.x[lane] = p.x;
-                        block.y[lane] = p.y;
-                        block.z[lane] = p.z;
-                    }
-            const vec3 lo = shape.pointPosition(first.x, first.y, first.z),
-                       hi = shape.pointPosition(last.x, last.y, last.z);
-            const float radius = 0.5f * glm::length(hi - lo) * 1.0001f + 1e-7f;
+        0, size_t(groups.x) * size_t(groups.y) * size_t(groups.z),
+        [&](size_t gi) {
+            const ivec3 firstBlock =
+                kGroupDims * ivec3(int(gi % size_t(groups.x)), int((gi / size_t(groups.x)) % size_t(groups.y)),
+                                   int(gi / (size_t(groups.x) * size_t(groups.y))));
+            const ivec3 lastBlock = glm::min(firstBlock + kGroupDims, blocks) - ivec3(1);
+            // The group's blocks as target spheres, and one traversal for what they share.
+            std::array<BlockSphere, 8> spheres;
+            int count = 0;
+            for (int bz = firstBlock.z; bz <= lastBlock.z; ++bz)
+                for (int by = firstBlock.y; by <= lastBlock.y; ++by)
+                    for (int bx = firstBlock.x; bx <= lastBlock.x; ++bx)
+                        spheres[size_t(count++)] = blockSphere(shape, ivec3(bx, by, bz));
+            SharedTargets group;
+            const vec3 lo = spheres[0].centre, hi = spheres[size_t(count - 1)].centre;
+            group.centre = 0.5f * (lo + hi);
+            group.enclosingRadius = 0.0f;
+            group.largestGapGain = -1e30f;
+            for (int k = 0; k < count; ++k) {
+                const float offset = glm::length(spheres[size_t(k)].centre - group.centre);
+                group.enclosingRadius = std::max(group.enclosingRadius, offset + spheres[size_t(k)].radius);
+                group.largestGapGain = std::max(group.largestGapGain, offset - spheres[size_t(k)].radius);
+            }
+            group.enclosingRadius *= 1.0001f;
+            SharedLists shared;
+            collectShared(group, theta, shared);
             std::vector<uint32_t> far, near;
-            collectInteractions(0.5f * (lo + hi), radius, theta, far, near);
-            evaluateBlock(block, far, near);
-            constexpr float inv4Pi = 1.0f / (4.0f * kPi);
-            lane = 0;
-            for (int z = first.z; z < first.z + kBlockDims.z; ++z)
-                for (int y = first.y; y < first.y + kBlockDims.y; ++y)
-                    for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane)
-                        if (x <= last.x && y <= last.y && z <= last.z)
-                            out[shape.index(x, y, z)] = vec3(block.ux[lane], block.uy[lane], block.uz[lane]) * inv4Pi;
+            for (int k = 0; k < count; ++k) {
+                const BlockSphere& b = spheres[size_t(k)];
+                far = shared.far;
+                near = shared.near;
+                collectInteractions(shared.open, b.centre, b.radius, theta, far, near);
+                evaluateGridBlock(shape, b.first, far, near, out);
+            }
         },
         1);
+}
+
+VortonTree::BlockSphere VortonTree::blockSphere(const GridShape& shape, const ivec3& block) {
+    BlockSphere b;
+    b.first = kBlockDims * block;
+    const ivec3 last = glm::min(b.first + kBlockDims, shape.points) - ivec3(1);
+    const vec3 lo = shape.pointPosition(b.first.x, b.first.y, b.first.z),
+               hi = shape.pointPosition(last.x, last.y, last.z);
+    b.centre = 0.5f * (lo + hi);
+    b.radius = 0.5f * glm::length(hi - lo) * 1.0001f + 1e-7f;
+    return b;
+}
+
+void VortonTree::evaluateGridBlock(const GridShape& shape, const ivec3& first, const std::vector<uint32_t>& far,
+                                   const std::vector<uint32_t>& near, std::vector<vec3>& out) const {
+    const ivec3 last = glm::min(first + kBlockDims, shape.points) - ivec3(1);
+    // Lanes of points outside the grid repeat the block's first point (results dropped).
+    TargetBlock block;
+    size_t lane = 0;
+    for (int z = first.z; z < first.z + kBlockDims.z; ++z)
+        for (int y = first.y; y < first.y + kBlockDims.y; ++y)
+            for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane) {
+                const bool inside = x <= last.x && y <= last.y && z <= last.z;
+                const vec3 p = inside ? shape.pointPosition(x, y, z) : shape.pointPosition(first.x, first.y, first.z);
+                block.x[lane] = p.x;
+                block.y[lane] = p.y;
+                block.z[lane] = p.z;
+            }
+    evaluateBlock(block, far, near);
+    constexpr float inv4Pi = 1.0f / (4.0f * kPi);
+    lane = 0;
+    for (int z = first.z; z < first.z + kBlockDims.z; ++z)
+        for (int y = first.y; y < first.y + kBlockDims.y; ++y)
+            for (int x = first.x; x < first.x + kBlockDims.x; ++x, ++lane)
+                if (x <= last.x && y <= last.y && z <= last.z)
+                    out[shape.index(x, y, z)] = vec3(block.ux[lane], block.uy[lane], block.uz[lane]) * inv4Pi;
 }
 
 }  // namespace vfx

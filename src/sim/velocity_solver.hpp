@@ -54,8 +54,33 @@ private:
     uint32_t buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth);
     // Nodes every target of the block may take as clusters (far) and leaves it must sum
     // vorton by vorton (near), in traversal order.
-    void collectInteractions(const vec3& centre, float radius, float theta, std::vector<uint32_t>& far,
-                             std::vector<uint32_t>& near) const;
+    // Continues the traversal from the nodes `start` for one block's sphere (centre, radius):
+    // nodes it may take as clusters (far) and leaves it must sum vorton by vorton (near), appended
+    // in traversal order.
+    void collectInteractions(const std::vector<uint32_t>& start, const vec3& centre, float radius, float theta,
+                             std::vector<uint32_t>& far, std::vector<uint32_t>& near) const;
+    // A group of neighbouring blocks: a sphere enclosing all of their spheres, and the most a
+    // block's nearest-target distance can exceed the distance to the group's centre.
+    struct SharedTargets {
+        vec3 centre{0.0f};
+        float enclosingRadius = 0.0f;
+        float largestGapGain = 0.0f;
+    };
+    // What every block of a group takes as clusters (far), what every one sums vorton by vorton
+    // (near), and the nodes where the blocks' decisions differ (open), each block continuing from
+    // there: the same interactions as a traversal per block from the root.
+    struct SharedLists {
+        std::vector<uint32_t> far, near, open;
+    };
+    void collectShared(const SharedTargets& group, float theta, SharedLists& lists) const;
+    struct BlockSphere {
+        ivec3 first{0};  // the block's first grid point
+        vec3 centre{0.0f};
+        float radius = 0.0f;
+    };
+    static BlockSphere blockSphere(const GridShape& shape, const ivec3& block);
+    void evaluateGridBlock(const GridShape& shape, const ivec3& first, const std::vector<uint32_t>& far,
+                           const std::vector<uint32_t>& near, std::vector<vec3>& out) const;
     void evaluateBlock(TargetBlock& block, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const;
     void computeMoments(Node& node) const;
     static vec3 farField(const Node& node, const vec3& r, float dist2);
