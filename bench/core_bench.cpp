@@ -3,7 +3,7 @@
 //  BM_DyeDropStep      whole Simulation::step of the dye drop (heavy ball radius 0.5, deviation
 //                      0.5) at 4k/16k/64k vortons, 0 or 100k tracers, 1 or 2 threads; per-phase
 //                      milliseconds (sim.timers()) are reported as counters ms_<phase>.
-//  BM_TreeVelocityOnGrid   VortonTree build + velocity at the step's grid points.
+//  BM_TreeVelocityOnGrid   VortonTree build + blocked velocity on the step's grid (the velocity phase).
 //  BM_DirectVelocityOnGrid direct summation at the same points (4k and 16k only: O(N^2)).
 //  BM_PseDiffusion     one PSE diffusion pass.
 //
@@ -116,7 +116,7 @@ void BM_TreeVelocityOnGrid(benchmark::State& state) {
     for (auto _ : state) {
         arena.execute([&] {
             tree.build(c.sim.vortons());
-            tree.velocity(c.points, out, theta);
+            tree.velocityOnGrid(c.sim.gridShape(), out, theta);  // blocked, as the velocity phase runs it
         });
         benchmark::DoNotOptimize(out.data());
     }
