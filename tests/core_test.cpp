@@ -156,6 +156,28 @@ TEST(VortonTree, GridBlocksMatchDirectSummation) {
     EXPECT_LT(blockedError, 0.01);
 }
 
+TEST(VortonTree, GridBlocksAtASmallOpeningAngleStayAsAccurateAsPerPoint) {
+    // At a small opening angle a group of blocks leaves many nodes for each block to decide (the
+    // nodes in a shell about size / theta away): the traversal must handle any number of them,
+    // and each block still gets the interactions its own traversal would, so it is at least as
+    // accurate as the per-point traversal at the same angle.
+    Vortons v;  // a swirling ball: 16,384 vortons, ~4,700 tree nodes
+    test::addBall(v, test::BallSpec{vec3(0.0f), 0.5f, 16384, 0.0f, vec3(0.0f), 5});
+    for (size_t i = 0; i < v.size(); ++i) v.vorticity[i] = vec3(-v.position[i].y, v.position[i].x, 1.0f);
+    VortonTree tree;
+    tree.build(v);
+    const auto [shape, points] = gridAroundRing(v);
+    std::vector<vec3> direct, blocked, perPoint;
+    directVelocity(v, points, direct);
+    for (float theta : {0.05f, 0.15f}) {
+        tree.velocityOnGrid(shape, blocked, theta);
+        tree.velocity(points, perPoint, theta);
+        const double blockedError = test::relativeRms(blocked, direct);
+        EXPECT_LE(blockedError, test::relativeRms(perPoint, direct) * 1.05 + 1e-7) << "theta " << theta;
+        EXPECT_LT(blockedError, 1e-3) << "theta " << theta;
+    }
+}
+
 // --- uniform grid ------------------------------------------------------------------------------
 
 TEST(UniformGrid, FitBoxEnclosesBoxWithAboutTargetCells) {

@@ -413,7 +413,7 @@ int run(const Options& o) {
 int runBench(const Options& o) {
     if (!o.scenePath.empty()) throw BadInput{"--bench: takes no scene file, got \"" + o.scenePath + "\""};
     if (!o.steps.empty() || !o.dt.empty() || !o.sets.empty() || !o.dumpPath.empty() || !o.statsPath.empty() ||
-        !o.vdbDir.empty())
+        !o.every.empty() || !o.vdbDir.empty() || !o.vdbEvery.empty() || !o.vdbVoxel.empty())
         throw BadInput{"--bench: runs fixed scenes; of the other flags only --threads applies"};
     const int threads = o.threads.empty() ? 0 : int(parseWhole("--threads", o.threads, 1, "a whole number >= 1"));
     return runBenchmarks(threads, stdout);

@@ -613,7 +613,9 @@ std::array<double, kConstraints> constraintSums(const Vortons& v, const Shell& s
 // The least strengths s_i = omega_i V_i (least sum |s_i|^2 / (V_i w_i), w the shell weight) whose
 // nine sums are `wanted`: s_i = V_i w_i B_i^T lambda with B_i the vorton's constraint rows and
 // lambda from the 9 x 9 Gram system sum V w B B^T lambda = wanted, positive definite unless the
-// shell is degenerate (a line of vortons), however walls cut it. Returns lambda's three parts.
+// shell is degenerate (a line of vortons), however walls cut it. The rows are about the origin;
+// scaling the diagonal keeps the system well conditioned for shells a few metres from it (the
+// condition number grows as (distance / shell size)^4). Returns lambda's three parts.
 bool leastCorrection(const Vortons& v, const Shell& shell, const std::array<double, kConstraints>& wanted,
                      std::array<dvec3, 3>& lambda) {
     std::array<std::array<double, kConstraints>, kConstraints> gram{};
@@ -647,8 +649,9 @@ bool leastCorrection(const Vortons& v, const Shell& shell, const std::array<doub
 // 1/2 sum x x omega V by `impulse` and its angular impulse 1/3 sum x x (x x omega V) by
 // `angularImpulse` exactly, leaving the total vorticity sum omega V unchanged. The shape is
 // physical: a ring for the impulse and a swirl for the angular impulse about the body centre
-// (angularImpulse - c x impulse), each sized by its own 3 x 3 sums (positive definite for any
-// shell not flat: the ring's is (tr M - M)/2 with M the shell's weighted second moment). What the
+// (angularImpulse - c x impulse), each sized by its own 3 x 3 sums (the ring's is (tr M - M)/2
+// with M the shell's weighted second moment, positive definite unless the vortons lie on a line;
+// a shape whose sums are singular is left out). What the
 // vortons' discrete sums leave, and what the walls cutting the shell take away, is then made up
 // by the least correction. (Solving the three shapes and a uniform field as one square 9 x 9
 // system instead was nearly singular for some shells cut by a corner: a resting ball's drag
@@ -671,7 +674,7 @@ bool injectImpulses(Vortons& v, const Shell& shell, const dvec3& bodyCentre, dou
         const dvec3 r = position(m) - bodyCentre;
         return (1.0 / 3.0) * glm::cross(r, glm::cross(r, swirlVorticity(e, m, position(m), bodyCentre, reach)));
     });
-    // A shape whose sums are singular (a flat shell) is left to the correction.
+    // A shape whose sums are singular (its vortons on a line) is left to the correction.
     const auto amountOf = [](const dmat3& sums, const dvec3& wanted) {
         const double d = glm::determinant(sums);
         const double size = glm::length(sums[0]) * glm::length(sums[1]) * glm::length(sums[2]);

@@ -250,6 +250,13 @@ struct VortonTree::TargetBlock {
     lanes::Lanes ux{}, uy{}, uz{};
 };
 
+// A traversal's stack, reused by the calls on one thread (cleared by each; no result depends on
+// what a thread ran before).
+static std::vector<uint32_t>& traversalStack() {
+    thread_local std::vector<uint32_t> stack;
+    return stack;
+}
+
 // A node may stand for its vortons as one cluster for targets in a sphere `gap` away from its
 // centre (nearest target at distance gap): small enough seen from there, cores out of reach.
 static bool clusterAcceptable(float size, float maxSigma, float gap, float theta) {
@@ -258,19 +265,24 @@ static bool clusterAcceptable(float size, float maxSigma, float gap, float theta
 
 void VortonTree::collectInteractions(const std::vector<uint32_t>& start, const vec3& centre, float radius, float theta,
                                      std::vector<uint32_t>& far, std::vector<uint32_t>& near) const {
-    uint32_t stack[64 * 8];
-    int top = 0;
-    for (auto it = start.rbegin(); it != start.rend(); ++it) stack[top++] = *it;  // popped in list order
-    while (top > 0) {
-        const uint32_t index = stack[--top];
-        const Node& node = nodes_[index];
-        const float gap = glm::length(centre - node.centre) - radius;  // nearest target to the centre
-        if (clusterAcceptable(node.size, node.maxSigma, gap, theta)) {
-            far.push_back(index);
-        } else if (node.childCount == 0) {
-            near.push_back(index);
-        } else {
-            for (uint32_t c = 0; c < node.childCount; ++c) stack[top++] = node.firstChild + c;
+    // One start node at a time: the stack then holds at most one root-to-leaf path's waiting
+    // siblings, whatever the length of `start` (a small opening angle makes it long).
+    std::vector<uint32_t>& stack = traversalStack();
+    for (uint32_t root : start) {
+        stack.clear();
+        stack.push_back(root);
+        while (!stack.empty()) {
+            const uint32_t index = stack.back();
+            stack.pop_back();
+            const Node& node = nodes_[index];
+            const float gap = glm::length(centre - node.centre) - radius;  // nearest target to the centre
+            if (clusterAcceptable(node.size, node.maxSigma, gap, theta)) {
+                far.push_back(index);
+            } else if (node.childCount == 0) {
+                near.push_back(index);
+            } else {
+                for (uint32_t c = 0; c < node.childCount; ++c) stack.push_back(node.firstChild + c);
+            }
         }
     }
 }
@@ -279,21 +291,21 @@ void VortonTree::collectShared(const SharedTargets& g, float theta, SharedLists&
     lists.far.clear();
     lists.near.clear();
     lists.open.clear();
-    uint32_t stack[64 * 8];
-    int top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-        const uint32_t index = stack[--top];
+    std::vector<uint32_t>& stack = traversalStack();
+    stack.assign(1, 0u);
+    while (!stack.empty()) {
+        const uint32_t index = stack.back();
+        stack.pop_back();
         const Node& node = nodes_[index];
         const float distance = glm::length(g.centre - node.centre);
         if (clusterAcceptable(node.size, node.maxSigma, distance - g.enclosingRadius, theta)) {
             lists.far.push_back(index);  // every block's sphere lies inside g's: far for each
-        } else if (clusterAcceptable(node.size, node.maxSigma, distance + g.largestGapGain, theta)) {
+        } else if (clusterAcceptable(node.size, node.maxSigma, distance + g.largestGapGain + g.margin, theta)) {
             lists.open.push_back(index);  // some block may take it as a cluster: each decides
         } else if (node.childCount == 0) {
             lists.near.push_back(index);  // no block can: summed vorton by vorton by all
         } else {
-            for (uint32_t c = 0; c < node.childCount; ++c) stack[top++] = node.firstChild + c;
+            for (uint32_t c = 0; c < node.childCount; ++c) stack.push_back(node.firstChild + c);
         }
     }
 }
@@ -382,7 +394,10 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
                 group.enclosingRadius = std::max(group.enclosingRadius, offset + spheres[size_t(k)].radius);
                 group.largestGapGain = std::max(group.largestGapGain, offset - spheres[size_t(k)].radius);
             }
-            group.enclosingRadius *= 1.0001f;
+            // Rounding in the distances must never make the group decide for a block what the
+            // block's own test would decide otherwise: both bounds err on the safe side.
+            group.margin = 1e-4f * group.enclosingRadius + 1e-6f * glm::length(group.centre);
+            group.enclosingRadius += group.margin;
             SharedLists shared;
             collectShared(group, theta, shared);
             std::vector<uint32_t> far, near;

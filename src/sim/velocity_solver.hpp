@@ -52,11 +52,9 @@ private:
     };
     struct TargetBlock;
     uint32_t buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth);
-    // Nodes every target of the block may take as clusters (far) and leaves it must sum
-    // vorton by vorton (near), in traversal order.
-    // Continues the traversal from the nodes `start` for one block's sphere (centre, radius):
-    // nodes it may take as clusters (far) and leaves it must sum vorton by vorton (near), appended
-    // in traversal order.
+    // Continues the traversal from each node of `start` for one block's sphere (centre, radius):
+    // appends the nodes it may take as clusters (far) and the leaves it must sum vorton by vorton
+    // (near).
     void collectInteractions(const std::vector<uint32_t>& start, const vec3& centre, float radius, float theta,
                              std::vector<uint32_t>& far, std::vector<uint32_t>& near) const;
     // A group of neighbouring blocks: a sphere enclosing all of their spheres, and the most a
@@ -65,6 +63,7 @@ private:
         vec3 centre{0.0f};
         float enclosingRadius = 0.0f;
         float largestGapGain = 0.0f;
+        float margin = 0.0f;  // allowance for rounding in the distances, on the safe side
     };
     // What every block of a group takes as clusters (far), what every one sums vorton by vorton
     // (near), and the nodes where the blocks' decisions differ (open), each block continuing from
