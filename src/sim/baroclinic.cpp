@@ -92,9 +92,8 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
     shares_.assign(shape.pointCount(), PointShare{});
     const std::vector<uint32_t>& sorted = partition.sortedIndices();
 
-    // The vortons' positions in partition order, so each row of cells below is one contiguous run
-    // (and again as lanes-friendly arrays, padded so a run's last vector stays inside them).
-    sortedPosition_.resize(sorted.size());
+    // The vortons' positions in partition order, so each row of cells below is one contiguous run;
+    // one array per axis, padded so a run's last vector of lanes stays inside them.
     sortedLanes_.x.assign(sorted.size() + lanes::kLanes, 0.0f);
     sortedLanes_.y.assign(sorted.size() + lanes::kLanes, 0.0f);
     sortedLanes_.z.assign(sorted.size() + lanes::kLanes, 0.0f);
@@ -102,7 +101,6 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
         0, sorted.size(),
         [&](size_t s) {
             const vec3 x = vortons.position[sorted[s]];
-            sortedPosition_[s] = x;
             sortedLanes_.x[s] = x.x;
             sortedLanes_.y[s] = x.y;
             sortedLanes_.z[s] = x.z;
@@ -148,7 +146,7 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
         0, sorted.size(),
         [&](size_t s) {
             const size_t i = sorted[s];
-            const vec3 x = sortedPosition_[s];
+            const vec3 x(sortedLanes_.x[s], sortedLanes_.y[s], sortedLanes_.z[s]);
             const ivec3 cell = shape.cellOf(x);
             const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), points);
             vec3 gained(0.0f);

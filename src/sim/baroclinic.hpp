@@ -42,9 +42,8 @@ private:
         float weightSum = 0.0f;
     };
     std::vector<PointShare> shares_;
-    std::vector<vec3> sortedPosition_;  // the vortons' positions in the partition's order
-    SortedPositions sortedLanes_;       // the same, one array per axis
-    std::vector<uint32_t> active_;      // grid points with a source
+    SortedPositions sortedLanes_;   // the vortons' positions in the partition's order, per axis
+    std::vector<uint32_t> active_;  // grid points with a source
     double unreached_ = 0.0;
 };
 

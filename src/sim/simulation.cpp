@@ -562,7 +562,8 @@ void Simulation::depositDensity() {
 }
 
 // Density phase, second half: the density gradient at the vortons, from the grid (poisoned near
-// walls if asked) or from SPH sums; and the density the tracers show.
+// walls if asked) or from SPH sums. (Tracers take their colour from the density grid in the
+// advection phase, from the same grid lookup that moves them.)
 void Simulation::computeDensityGradient() {
     const bool sphGradient = fluid_.densityGradient == GradientSource::Sph && vortons_.size() > 0;
     densityGradientGridStale_ = sphGradient;
@@ -578,8 +579,6 @@ void Simulation::computeDensityGradient() {
             [&](size_t i) { vortons_.densityGradient[i] = densityGradientGrid_.interpolate(vortons_.position[i]); },
             2048);
     }
-    // Tracers take their colour (the density deviation where they are) in the advection phase,
-    // from the same grid lookup that moves them.
 }
 
 void Simulation::differentiateDensityGrid() const {
@@ -799,10 +798,6 @@ void Simulation::computeSph(const FluidMethodStep& method, float dt) {
 
 // --- 7. advection -----------------------------------------------------------------------------
 
-static bool sameShape(const GridShape& a, const GridShape& b) {
-    return a.points == b.points && a.minCorner == b.minCorner && a.spacing == b.spacing;
-}
-
 void Simulation::advect(const FluidMethodStep& method, float dt) {
     // Two-step Adams-Bashforth on the velocity at each particle: second order in time, in a flow
     // that changes as it moves (a ring's swirl travels with the ring). Without a last step (the
@@ -831,8 +826,9 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
     }
     const bool vortexVelocity = method.vortexVelocity();
     const bool sphVelocity = method.sphPressure() || leavingHybrid;
-    // Tracers colour by the density deviation where they are at the start of the sub-step.
-    const bool colourFromVelocityLookup = sameShape(densityGrid_.shape(), u.shape());
+    // Tracers colour by the density deviation where they are at the start of the sub-step. The
+    // density and velocity grids are both laid on gridShape_ every sub-step, so a location in
+    // one is the same location in the other.
     if (method.sphPressure() && vortons_.size() > 0) {
         parallelForEach(
             0, tracers_.size(), [&](size_t i) { tracers_.density[i] = densityGrid_.interpolate(tracers_.position[i]); },
@@ -854,8 +850,7 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
                 const GridLocation at = u.locate(x);
                 vec3 now = u.interpolate(at);
                 if (!pushed.empty()) now += potentialFlowVelocity(pushed, x);
-                tracers_.density[i] =
-                    colourFromVelocityLookup ? densityGrid_.interpolate(at) : densityGrid_.interpolate(x);
+                tracers_.density[i] = densityGrid_.interpolate(at);
                 const vec3 v = stepVelocityFrom(now, flow, x, dt, w, history.tracerVelocity[i]);
                 tracers_.velocity[i] = v;
                 tracers_.position[i] = x + dt * v;
