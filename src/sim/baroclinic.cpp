@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace vfx {
 namespace {
@@ -16,12 +17,6 @@ constexpr float kReach = 2.0f;  // grid spacings within which vortons share a po
 // With 0.003 reach^2 none exceeds ~300 and a heavy ball's impulse still grows at 97-99% of the
 // exact rate (lattice and random layouts; 0.01 gives 96%, 0.001 98-99% with weights to 1000).
 constexpr float kRidge = 0.003f;
-
-// Smooth, compact weight of a vorton at squared distance d2 from a grid point.
-inline float shareWeight(float d2, float invReach2) {
-    const float q = std::max(1.0f - d2 * invReach2, 0.0f);
-    return q * q;
-}
 
 // Inclusive index range [lo, hi] along each axis, clamped to [0, count - 1].
 struct Range {
@@ -80,7 +75,51 @@ WeightMoments momentsAround(const SortedPositions& p, const vec3& at, const Rang
     return m;
 }
 
+// A vorton's gain from the source points of the cells in r (at most 4 x 4 x 4 points): the
+// four points of a row along x fill half of the lanes, two rows of the same z plane the whole.
+// Lanes past a clamped row's end, or a missing second row, are masked to weight zero; points
+// without a source or beyond reach add exact zeros, so there is no other branch.
+template <typename Factors>
+vec3 gatherShares(const Factors& f, const GridShape& shape, const vec3& x, const Range& r, float invReach2) {
+    using lanes::Lanes;
+    const Lanes alongRow = {0, 1, 2, 3, 0, 1, 2, 3};
+    const Lanes secondRow = {0, 0, 0, 0, 1, 1, 1, 1};
+    const float rowLength = float(r.hi.x - r.lo.x + 1);
+    // Same arithmetic as GridShape::pointPosition, so offsets match the ones pass 1 used.
+    const Lanes dx = x.x - (shape.minCorner.x + (float(r.lo.x) + alongRow) * shape.spacing.x);
+    Lanes gx{}, gy{}, gz{};
+    for (int pz = r.lo.z; pz <= r.hi.z; ++pz) {
+        const float dz = x.z - (shape.minCorner.z + float(pz) * shape.spacing.z);
+        for (int py = r.lo.y; py <= r.hi.y; py += 2) {
+            const bool hasSecond = py + 1 <= r.hi.y;
+            const Lanes limit = secondRow < 0.5f ? lanes::splat(rowLength) : lanes::splat(hasSecond ? rowLength : 0.0f);
+            const Lanes dy = x.y - (shape.minCorner.y + (float(py) + secondRow) * shape.spacing.y);
+            const size_t first = shape.index(r.lo.x, py, pz);
+            const size_t second = hasSecond ? shape.index(r.lo.x, py + 1, pz) : first;
+            auto rows = [&](const std::vector<float>& v) {
+                float both[lanes::kLanes];
+                std::memcpy(both, &v[first], 4 * sizeof(float));
+                std::memcpy(both + 4, &v[second], 4 * sizeof(float));
+                return lanes::load(both);
+            };
+            const Lanes q = lanes::positive(1.0f - (dx * dx + dy * dy + dz * dz) * invReach2);
+            const Lanes w = alongRow < limit ? q * q : Lanes{};
+            const Lanes part = w * (rows(f.base) + (rows(f.betaX) * dx + rows(f.betaY) * dy + rows(f.betaZ) * dz));
+            gx += part * rows(f.perWeightX);
+            gy += part * rows(f.perWeightY);
+            gz += part * rows(f.perWeightZ);
+        }
+    }
+    return vec3(lanes::addLanes(gx), lanes::addLanes(gy), lanes::addLanes(gz));
+}
+
 }  // namespace
+
+void BaroclinicTransfer::ShareFactors::reset(size_t pointCount) {
+    // Four floats past the last point: the last row's loads stay inside.
+    for (std::vector<float>* v : {&base, &betaX, &betaY, &betaZ, &perWeightX, &perWeightY, &perWeightZ})
+        v->assign(pointCount + 4, 0.0f);
+}
 
 void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
                                const vec3& gravity, float ambientDensity, float dt, Vortons& vortons) {
@@ -90,6 +129,7 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
     const float scale = dt / ambientDensity * shape.cellVolume();
     const ivec3 points = shape.points, cells = partition.cells();
     shares_.assign(shape.pointCount(), PointShare{});
+    factors_.reset(shape.pointCount());
     const std::vector<uint32_t>& sorted = partition.sortedIndices();
 
     // The vortons' positions in partition order, so each row of cells below is one contiguous run;
@@ -131,11 +171,17 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
                     // sum p (1 + beta.(d - mean)) d = 0 when spread * beta = -mean. The ridge bounds
                     // the extrapolation (and keeps a flat, 2D layout invertible).
                     const mat3 regular = spread + mat3(kRidge * reach * reach);
-                    share.correction = glm::inverse(regular) * (-mean);
+                    const vec3 beta = glm::inverse(regular) * (-mean);
                     // A vorton's part is w / weightSum (1 + beta.(d - mean)): the constant terms
                     // folded once per point.
-                    share.base = 1.0f - glm::dot(share.correction, mean);
-                    share.strengthPerWeight = strength / m.weightSum;
+                    const vec3 perWeight = strength / m.weightSum;
+                    factors_.base[k] = 1.0f - glm::dot(beta, mean);
+                    factors_.betaX[k] = beta.x;
+                    factors_.betaY[k] = beta.y;
+                    factors_.betaZ[k] = beta.z;
+                    factors_.perWeightX[k] = perWeight.x;
+                    factors_.perWeightY[k] = perWeight.y;
+                    factors_.perWeightZ[k] = perWeight.z;
                 }
         },
         1);
@@ -149,17 +195,7 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
             const vec3 x(sortedLanes_.x[s], sortedLanes_.y[s], sortedLanes_.z[s]);
             const ivec3 cell = shape.cellOf(x);
             const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), points);
-            vec3 gained(0.0f);
-            for (int pz = r.lo.z; pz <= r.hi.z; ++pz)
-                for (int py = r.lo.y; py <= r.hi.y; ++py)
-                    for (int px = r.lo.x; px <= r.hi.x; ++px) {
-                        // Points without a source or beyond reach add exact zeros (strength 0
-                        // or weight 0), so the loop has no branch.
-                        const PointShare& share = shares_[shape.index(px, py, pz)];
-                        const vec3 d = x - shape.pointPosition(px, py, pz);
-                        const float w = shareWeight(glm::dot(d, d), invReach2);
-                        gained += (w * (share.base + glm::dot(share.correction, d))) * share.strengthPerWeight;
-                    }
+            const vec3 gained = gatherShares(factors_, shape, x, r, invReach2);
             vortons.vorticity[i] += gained / vortons.volume(i);
         },
         1024);
