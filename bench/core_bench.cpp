@@ -4,6 +4,7 @@
 //                      0.5) at 4k/16k/64k vortons, 0 or 100k tracers, 1 or 2 threads; per-phase
 //                      milliseconds (sim.timers()) are reported as counters ms_<phase>.
 //  BM_TreeVelocityOnGrid   VortonTree build + blocked velocity on the step's grid (the velocity phase).
+//  BM_TreeBuild        VortonTree build alone (Morton sort, nodes, moments).
 //  BM_DirectVelocityOnGrid direct summation at the same points (4k and 16k only: O(N^2)).
 //  BM_PseDiffusion     one PSE diffusion pass.
 //
@@ -124,6 +125,17 @@ void BM_TreeVelocityOnGrid(benchmark::State& state) {
     state.counters["nodes"] = double(tree.nodeCount());
 }
 
+void BM_TreeBuild(benchmark::State& state) {
+    VelocityCase c(size_t(state.range(0)));
+    tbb::task_arena arena(int(state.range(1)));
+    VortonTree tree;
+    for (auto _ : state) {
+        arena.execute([&] { tree.build(c.sim.vortons()); });
+        benchmark::DoNotOptimize(tree.nodeCount());
+    }
+    state.counters["nodes"] = double(tree.nodeCount());
+}
+
 void BM_DirectVelocityOnGrid(benchmark::State& state) {
     VelocityCase c(size_t(state.range(0)));
     tbb::task_arena arena(int(state.range(1)));
@@ -179,6 +191,13 @@ BENCHMARK(BM_AuthorsDyeDropFrame)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_TreeVelocityOnGrid)
+    ->Apply([](benchmark::internal::Benchmark* b) {
+        sizeThreadArgs(b, {4096, 16384, 65536});
+    })
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.2);
+BENCHMARK(BM_TreeBuild)
     ->Apply([](benchmark::internal::Benchmark* b) {
         sizeThreadArgs(b, {4096, 16384, 65536});
     })

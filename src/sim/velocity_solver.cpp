@@ -113,9 +113,7 @@ void VortonTree::build(const Vortons& vortons) {
     nodes_.reserve(2 * n / kLeafSize + 16);
     nodes_.emplace_back();
     buildNode(0, 0, uint32_t(n), 0);
-    // Moments of every node are independent of each other: compute them in parallel.
-    parallelForEach(
-        0, nodes_.size(), [&](size_t k) { computeMoments(nodes_[k]); }, 16);
+    computeAllMoments();
 }
 
 uint32_t VortonTree::buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth) {
@@ -151,19 +149,56 @@ uint32_t VortonTree::buildNode(uint32_t self, uint32_t begin, uint32_t end, int 
     return self;
 }
 
-void VortonTree::computeMoments(Node& node) const {
-    // Cluster moments about the |alpha|-weighted centroid.
+// Where a node's expansion centre comes from: its vortons' |alpha|-weighted position sum, and
+// the plain one for a node whose vortons all have zero strength.
+struct VortonTree::CentreSums {
     float weight = 0.0f;
-    vec3 weighted(0.0f), plain(0.0f);
+    vec3 weighted{0.0f};
+    vec3 plain{0.0f};
+    vec3 centre(uint32_t count) const { return weight > 0.0f ? weighted / weight : plain / float(count); }
+};
+
+void VortonTree::computeAllMoments() {
+    // Leaves sum their vortons (in parallel); a parent then shifts its children's moments to its
+    // own centre, which costs a few operations per child instead of a pass over every vorton
+    // below it. Children always come after their parent in nodes_, so a reverse sweep meets
+    // them first. Only the bounding radius needs the vortons again (an exact radius keeps the
+    // opening test as tight as before); that pass is in parallel.
+    std::vector<CentreSums> sums(nodes_.size());
+    parallelForEach(
+        0, nodes_.size(),
+        [&](size_t k) {
+            if (nodes_[k].childCount == 0) sums[k] = leafMoments(nodes_[k]);
+        },
+        16);
+    for (size_t k = nodes_.size(); k-- > 0;)
+        if (nodes_[k].childCount > 0) sums[k] = combineChildren(nodes_[k], sums);
+    parallelForEach(
+        0, nodes_.size(),
+        [&](size_t k) {
+            Node& node = nodes_[k];
+            if (node.childCount == 0) return;
+            float size2 = 0.0f;
+            for (uint32_t v = node.begin; v < node.end; ++v) {
+                const vec3 d = pos_[v] - node.centre;
+                size2 = std::max(size2, glm::dot(d, d));
+            }
+            node.size = std::sqrt(size2);
+        },
+        16);
+}
+
+VortonTree::CentreSums VortonTree::leafMoments(Node& node) const {
+    CentreSums sums;
     for (uint32_t k = node.begin; k < node.end; ++k) {
         const float w = glm::length(alpha_[k]);
-        weight += w;
-        weighted += w * pos_[k];
-        plain += pos_[k];
+        sums.weight += w;
+        sums.weighted += w * pos_[k];
+        sums.plain += pos_[k];
         node.alpha += alpha_[k];
         node.maxSigma = std::max(node.maxSigma, sigma_[k]);
     }
-    node.centre = weight > 0.0f ? weighted / weight : plain / float(node.end - node.begin);
+    node.centre = sums.centre(node.end - node.begin);
     for (uint32_t k = node.begin; k < node.end; ++k) {
         const vec3 d = pos_[k] - node.centre;
         node.size = std::max(node.size, glm::length(d));
@@ -173,6 +208,38 @@ void VortonTree::computeMoments(Node& node) const {
         for (int a = 0; a < 3; ++a) node.quad[a] += alpha_[k][a] * dd;
     }
     for (int a = 0; a < 3; ++a) node.quadTrace[a] = node.quad[a][0][0] + node.quad[a][1][1] + node.quad[a][2][2];
+    return sums;
+}
+
+// Moments about a new centre from moments about the old one, with delta = old - new, so each
+// offset d becomes d + delta:
+//   dipole += alpha delta^T, twist += alpha x delta,
+//   quad_a += m_a delta^T + delta m_a^T + alpha_a delta delta^T  (m_a = sum alpha_i,a d_i, row a
+//   of the dipole).
+VortonTree::CentreSums VortonTree::combineChildren(Node& node, const std::vector<CentreSums>& sums) const {
+    CentreSums total;
+    for (uint32_t c = node.firstChild; c < node.firstChild + node.childCount; ++c) {
+        total.weight += sums[c].weight;
+        total.weighted += sums[c].weighted;
+        total.plain += sums[c].plain;
+        node.alpha += nodes_[c].alpha;
+        node.maxSigma = std::max(node.maxSigma, nodes_[c].maxSigma);
+    }
+    node.centre = total.centre(node.end - node.begin);
+    for (uint32_t c = node.firstChild; c < node.firstChild + node.childCount; ++c) {
+        const Node& child = nodes_[c];
+        const vec3 delta = child.centre - node.centre;
+        node.dipole += child.dipole + glm::outerProduct(child.alpha, delta);
+        node.twist += child.twist + glm::cross(child.alpha, delta);
+        const mat3 deltaDelta = glm::outerProduct(delta, delta);
+        for (int a = 0; a < 3; ++a) {
+            const vec3 m(child.dipole[0][a], child.dipole[1][a], child.dipole[2][a]);
+            node.quad[a] += child.quad[a] + glm::outerProduct(m, delta) + glm::outerProduct(delta, m) +
+                            child.alpha[a] * deltaDelta;
+        }
+    }
+    for (int a = 0; a < 3; ++a) node.quadTrace[a] = node.quad[a][0][0] + node.quad[a][1][1] + node.quad[a][2][2];
+    return total;
 }
 
 // Taylor expansion of sum_i alpha_i x f(R - d_i), f(R) = R / |R|^3, about the cluster centre:

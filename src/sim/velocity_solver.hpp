@@ -81,7 +81,10 @@ private:
     void evaluateGridBlock(const GridShape& shape, const ivec3& first, const std::vector<uint32_t>& far,
                            const std::vector<uint32_t>& near, std::vector<vec3>& out) const;
     void evaluateBlock(TargetBlock& block, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const;
-    void computeMoments(Node& node) const;
+    struct CentreSums;
+    void computeAllMoments();
+    CentreSums leafMoments(Node& node) const;
+    CentreSums combineChildren(Node& node, const std::vector<CentreSums>& sums) const;
     static vec3 farField(const Node& node, const vec3& r, float dist2);
     std::vector<Node> nodes_;
     std::vector<uint32_t> order_;
