@@ -49,7 +49,7 @@ struct FluidParams {
     Poisoning poisoning = Poisoning::None;
     PoisonVariant poisonVariant = PoisonVariant::Partitioned;
     VelocitySolver velocitySolver = VelocitySolver::Tree;
-    float treeOpeningAngle = 0.5f;    // Barnes-Hut theta: cluster size / distance accepted
+    float treeOpeningAngle = 0.7f;    // Barnes-Hut theta: cluster size / distance accepted
     float gridCellsPerVorton = 1.0f;  // velocity grid resolution: cells per vorton (Gourlay: 1)
     bool stretching = true;           // vortex stretching and tilting term
     StretchingScheme stretchingScheme = StretchingScheme::Transpose;
