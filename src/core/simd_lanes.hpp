@@ -10,6 +10,20 @@
 #include <cstring>
 #include <vector>
 
+// The hot loops written with these lanes are compiled twice when the build does not already
+// target AVX2 (a library built once for any x86-64 and run elsewhere): an AVX2 copy and a
+// baseline one, the loader picking one by the CPU it runs on. Both do the same IEEE operations
+// in the same order (no FMA contraction in this project), so no result depends on which copy
+// ran. Sanitizer builds keep one copy: their runtime is not ready when the loader picks.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define VFX_SIMD_KERNEL __attribute__((target_clones("avx2", "default")))
+#else
+#define VFX_SIMD_KERNEL
+#endif
+// The helpers below are always inlined, so each copy of a kernel gets them in its own code.
+#define VFX_LANES_INLINE inline __attribute__((always_inline))
+
 namespace vfx {
 
 namespace lanes {
@@ -17,24 +31,33 @@ namespace lanes {
 constexpr int kLanes = 8;
 using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
 
-inline Lanes load(const float* p) {
+VFX_LANES_INLINE Lanes load(const float* p) {
     Lanes v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
-inline Lanes splat(float x) { return Lanes{} + x; }
-inline Lanes positive(Lanes v) { return v > 0.0f ? v : Lanes{}; }
-inline Lanes sqrtLanes(Lanes v) {
+// Four floats from a and four from b (lanes 0-3 and 4-7), joined in registers: a store of two
+// halves and a load of the whole would stall on store forwarding.
+VFX_LANES_INLINE Lanes loadHalves(const float* a, const float* b) {
+    using Half = float __attribute__((vector_size(kLanes / 2 * sizeof(float))));
+    Half low, high;
+    std::memcpy(&low, a, sizeof low);
+    std::memcpy(&high, b, sizeof high);
+    return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+VFX_LANES_INLINE Lanes splat(float x) { return Lanes{} + x; }
+VFX_LANES_INLINE Lanes positive(Lanes v) { return v > 0.0f ? v : Lanes{}; }
+VFX_LANES_INLINE Lanes sqrtLanes(Lanes v) {
     for (int l = 0; l < kLanes; ++l) v[l] = __builtin_sqrtf(v[l]);  // one vector sqrt (-fno-math-errno)
     return v;
 }
-inline float addLanes(Lanes v) {
+VFX_LANES_INLINE float addLanes(Lanes v) {
     float total = v[0];
     for (int l = 1; l < kLanes; ++l) total += v[l];
     return total;
 }
 // Zeroes the lanes of v at or beyond `valid` (a range's last, partial vector).
-inline Lanes firstLanes(Lanes v, size_t valid) {
+VFX_LANES_INLINE Lanes firstLanes(Lanes v, size_t valid) {
     if (valid >= size_t(kLanes)) return v;
     const Lanes index = {0, 1, 2, 3, 4, 5, 6, 7};
     return index < float(valid) ? v : Lanes{};
@@ -50,7 +73,7 @@ using Ranges = std::array<uint32_t[2], kMaxRanges>;
 
 // sum over candidates m of term(m) (term returns kLanes values for candidates m .. m + kLanes - 1).
 template <typename Term>
-float sumScalar(const Ranges& ranges, int rangeCount, const Term& term) {
+VFX_LANES_INLINE float sumScalar(const Ranges& ranges, int rangeCount, const Term& term) {
     Lanes acc{};
     for (int r = 0; r < rangeCount; ++r)
         for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) acc += firstLanes(term(m), e - m);
@@ -58,7 +81,7 @@ float sumScalar(const Ranges& ranges, int rangeCount, const Term& term) {
 }
 
 template <typename Term>
-vec3 sumVector(const Ranges& ranges, int rangeCount, const Term& term) {
+VFX_LANES_INLINE vec3 sumVector(const Ranges& ranges, int rangeCount, const Term& term) {
     Lanes ax{}, ay{}, az{};
     for (int r = 0; r < rangeCount; ++r)
         for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) {

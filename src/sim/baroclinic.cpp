@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace vfx {
 namespace {
@@ -38,8 +37,8 @@ struct WeightMoments {
 // kLanes vortons at a time (the lanes past the run's end are masked). Vortons beyond reach
 // (about half of the block) add exact zeros, so there is no branch. The lane a vorton lands in
 // depends only on the partition, never on the thread.
-WeightMoments momentsAround(const SortedPositions& p, const vec3& at, const Range& r, const CellPartition& partition,
-                            float invReach2) {
+VFX_SIMD_KERNEL WeightMoments momentsAround(const SortedPositions& p, const vec3& at, const Range& r,
+                                            const CellPartition& partition, float invReach2) {
     using lanes::Lanes;
     Lanes sum{}, fx{}, fy{}, fz{}, xx{}, xy{}, xz{}, yy{}, yz{}, zz{};
     for (int cz = r.lo.z; cz <= r.hi.z; ++cz)
@@ -79,8 +78,8 @@ WeightMoments momentsAround(const SortedPositions& p, const vec3& at, const Rang
 // four points of a row along x fill half of the lanes, two rows of the same z plane the whole.
 // Lanes past a clamped row's end, or a missing second row, are masked to weight zero; points
 // without a source or beyond reach add exact zeros, so there is no other branch.
-template <typename Factors>
-vec3 gatherShares(const Factors& f, const GridShape& shape, const vec3& x, const Range& r, float invReach2) {
+VFX_SIMD_KERNEL vec3 gatherShares(const BaroclinicShareFactors& f, const GridShape& shape, const vec3& x,
+                                  const Range& r, float invReach2) {
     using lanes::Lanes;
     const Lanes alongRow = {0, 1, 2, 3, 0, 1, 2, 3};
     const Lanes secondRow = {0, 0, 0, 0, 1, 1, 1, 1};
@@ -96,12 +95,7 @@ vec3 gatherShares(const Factors& f, const GridShape& shape, const vec3& x, const
             const Lanes dy = x.y - (shape.minCorner.y + (float(py) + secondRow) * shape.spacing.y);
             const size_t first = shape.index(r.lo.x, py, pz);
             const size_t second = hasSecond ? shape.index(r.lo.x, py + 1, pz) : first;
-            auto rows = [&](const std::vector<float>& v) {
-                float both[lanes::kLanes];
-                std::memcpy(both, &v[first], 4 * sizeof(float));
-                std::memcpy(both + 4, &v[second], 4 * sizeof(float));
-                return lanes::load(both);
-            };
+            auto rows = [&](const std::vector<float>& v) { return lanes::loadHalves(&v[first], &v[second]); };
             const Lanes q = lanes::positive(1.0f - (dx * dx + dy * dy + dz * dz) * invReach2);
             const Lanes w = alongRow < limit ? q * q : Lanes{};
             const Lanes part = w * (rows(f.base) + (rows(f.betaX) * dx + rows(f.betaY) * dy + rows(f.betaZ) * dz));
@@ -115,7 +109,7 @@ vec3 gatherShares(const Factors& f, const GridShape& shape, const vec3& x, const
 
 }  // namespace
 
-void BaroclinicTransfer::ShareFactors::reset(size_t pointCount) {
+void BaroclinicShareFactors::reset(size_t pointCount) {
     // Four floats past the last point: the last row's loads stay inside.
     for (std::vector<float>* v : {&base, &betaX, &betaY, &betaZ, &perWeightX, &perWeightY, &perWeightZ})
         v->assign(pointCount + 4, 0.0f);

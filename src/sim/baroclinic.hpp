@@ -24,6 +24,16 @@ struct SortedPositions {
     std::vector<float> x, y, z;
 };
 
+// What a vorton's share of each grid point's source is made of, one array per quantity so that
+// a row of points loads straight into SIMD lanes (padded for the last row's loads): a vorton at
+// offset d from the point takes w(d) (base + beta . d) strength / weightSum.
+struct BaroclinicShareFactors {
+    std::vector<float> base;                                // 1 - beta . (weighted mean of x_i - x_g)
+    std::vector<float> betaX, betaY, betaZ;                 // beta: linear correction of the weights
+    std::vector<float> perWeightX, perWeightY, perWeightZ;  // strength / weightSum
+    void reset(size_t pointCount);
+};
+
 class BaroclinicTransfer {
 public:
     // Adds dt * (grad rho x g) / rho0 from every grid point to the vortons around it. The
@@ -38,17 +48,8 @@ private:
         vec3 strength{0.0f};  // S_g V_cell dt
         float weightSum = 0.0f;
     };
-    // What a vorton's share of each point's source is made of, one array per quantity so that
-    // a row of points loads straight into SIMD lanes (padded for the last row's loads):
-    // a vorton at offset d from the point takes w(d) (base + beta . d) strength / weightSum.
-    struct ShareFactors {
-        std::vector<float> base;                                // 1 - beta . (weighted mean of x_i - x_g)
-        std::vector<float> betaX, betaY, betaZ;                 // beta: linear correction of the weights
-        std::vector<float> perWeightX, perWeightY, perWeightZ;  // strength / weightSum
-        void reset(size_t pointCount);
-    };
     std::vector<PointShare> shares_;
-    ShareFactors factors_;
+    BaroclinicShareFactors factors_;
     SortedPositions sortedLanes_;   // the vortons' positions in the partition's order, per axis
     std::vector<uint32_t> active_;  // grid points with a source
     double unreached_ = 0.0;

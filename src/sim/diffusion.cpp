@@ -34,7 +34,7 @@ using namespace lanes;
 // exp(-q2) for 0 <= q2 <= 4 in SIMD lanes, branch-free: exp(-q2) = exp(-q2 / 16)^16 with a
 // degree-6 Taylor polynomial on [-1/4, 0] (truncation 1.2e-8), then four squarings. Relative
 // error ~3e-7 against std::exp, and the same operations for every lane and thread.
-inline Lanes gaussianLanes(Lanes q2) {
+VFX_LANES_INLINE Lanes gaussianLanes(Lanes q2) {
     const Lanes u = q2 * (-1.0f / 16.0f);
     Lanes e =
         1.0f +
@@ -43,6 +43,32 @@ inline Lanes gaussianLanes(Lanes q2) {
     e = e * e;
     e = e * e;
     return e * e;
+}
+
+// What one vorton's exchange reads: per-vorton values in the neighbour search's order.
+struct ExchangeInputs {
+    const float *x, *y, *z;     // positions
+    const float *wx, *wy, *wz;  // vorticity
+    const float* volume;
+    const float* halfEddy;  // half of each vorton's eddy viscosity
+    float viscosity, invEps2, cutoff2;
+};
+
+// sum_j nu_ij V_j (omega_j - omega_i) eta(|x_i - x_j| / eps) over the candidates of vorton k,
+// nu_ij = nu + (nu_t,i + nu_t,j) / 2; the vorton itself adds zero.
+VFX_SIMD_KERNEL vec3 exchangeSum(const ExchangeInputs& in, size_t k, const Ranges& ranges, int count) {
+    const Lanes xk = splat(in.x[k]), yk = splat(in.y[k]), zk = splat(in.z[k]);
+    const Lanes wxk = splat(in.wx[k]), wyk = splat(in.wy[k]), wzk = splat(in.wz[k]);
+    const Lanes nuk = splat(in.viscosity + in.halfEddy[k]);
+    return sumVector(ranges, count, [&](size_t m) {
+        const Lanes dx = xk - load(in.x + m), dy = yk - load(in.y + m), dz = zk - load(in.z + m);
+        const Lanes q2 = (dx * dx + dy * dy + dz * dz) * in.invEps2;
+        const Lanes pairViscosity = nuk + load(in.halfEddy + m);
+        const Lanes weight =
+            q2 < in.cutoff2 ? kNormalisation * gaussianLanes(q2) * load(in.volume + m) * pairViscosity : Lanes{};
+        return Lanes3{(load(in.wx + m) - wxk) * weight, (load(in.wy + m) - wyk) * weight,
+                      (load(in.wz + m) - wzk) * weight};
+    });
 }
 
 }  // namespace
@@ -69,23 +95,10 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std:
     const float cutoff2 = kCutoff * kCutoff;
     change_.resize(n);
     const std::vector<uint32_t>& order = search_.order();
-    const float *X = search_.x(), *Y = search_.y(), *Z = search_.z();
-    const float *WX = wx.data(), *WY = wy.data(), *WZ = wz.data(), *V = volume.data(), *HE = halfEddy.data();
+    const ExchangeInputs inputs{search_.x(),   search_.y(),     search_.z(), wx.data(), wy.data(), wz.data(),
+                                volume.data(), halfEddy.data(), viscosity,   invEps2,   cutoff2};
     search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
-        const Lanes xk = splat(X[k]), yk = splat(Y[k]), zk = splat(Z[k]);
-        const Lanes wxk = splat(WX[k]), wyk = splat(WY[k]), wzk = splat(WZ[k]);
-        // sum_j nu_ij V_j (omega_j - omega_i) eta(|x_i - x_j| / eps), nu_ij = nu + (nu_t,i + nu_t,j) / 2;
-        // the vorton itself adds zero.
-        const Lanes nuk = splat(viscosity + HE[k]);
-        const vec3 sum = sumVector(ranges, count, [&](size_t m) {
-            const Lanes dx = xk - load(X + m), dy = yk - load(Y + m), dz = zk - load(Z + m);
-            const Lanes q2 = (dx * dx + dy * dy + dz * dz) * invEps2;
-            const Lanes pairViscosity = nuk + load(HE + m);
-            const Lanes weight =
-                q2 < cutoff2 ? kNormalisation * gaussianLanes(q2) * load(V + m) * pairViscosity : Lanes{};
-            return Lanes3{(load(WX + m) - wxk) * weight, (load(WY + m) - wyk) * weight, (load(WZ + m) - wzk) * weight};
-        });
-        change_[order[k]] = sum * rate;
+        change_[order[k]] = exchangeSum(inputs, k, ranges, count) * rate;
     });
     parallelForEach(
         0, n, [&](size_t i) { vortons.vorticity[i] += change_[i]; }, 4096);

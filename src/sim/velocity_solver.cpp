@@ -234,8 +234,8 @@ VortonTree::CentreSums VortonTree::combineChildren(Node& node, const std::vector
         const mat3 deltaDelta = glm::outerProduct(delta, delta);
         for (int a = 0; a < 3; ++a) {
             const vec3 m(child.dipole[0][a], child.dipole[1][a], child.dipole[2][a]);
-            node.quad[a] += child.quad[a] + glm::outerProduct(m, delta) + glm::outerProduct(delta, m) +
-                            child.alpha[a] * deltaDelta;
+            node.quad[a] +=
+                child.quad[a] + glm::outerProduct(m, delta) + glm::outerProduct(delta, m) + child.alpha[a] * deltaDelta;
         }
     }
     for (int a = 0; a < 3; ++a) node.quadTrace[a] = node.quad[a][0][0] + node.quad[a][1][1] + node.quad[a][2][2];
@@ -377,8 +377,8 @@ void VortonTree::collectShared(const SharedTargets& g, float theta, SharedLists&
     }
 }
 
-void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far,
-                               const std::vector<uint32_t>& near) const {
+VFX_SIMD_KERNEL void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far,
+                                               const std::vector<uint32_t>& near) const {
     using lanes::Lanes;
     using lanes::sqrtLanes;
     const Lanes tx = t.x, ty = t.y, tz = t.z;
