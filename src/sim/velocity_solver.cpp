@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <numeric>
 
 namespace vfx {
@@ -325,13 +326,29 @@ static std::vector<uint32_t>& traversalStack() {
 }
 
 // A node may stand for its vortons as one cluster for targets in a sphere `gap` away from its
-// centre (nearest target at distance gap): small enough seen from there, cores out of reach.
-static bool clusterAcceptable(float size, float maxSigma, float gap, float theta) {
-    return gap > 0.0f && size < theta * gap && size + maxSigma < gap;
+// centre (nearest target at distance gap) when it looks small enough from there, size < theta
+// gap, and the cores are out of reach, size + maxSigma < gap: when gap exceeds this distance.
+// theta = 0 never takes a cluster.
+static float clusterDistance(float size, float maxSigma, float theta) {
+    if (!(theta > 0.0f)) return std::numeric_limits<float>::infinity();
+    return std::max(size / theta, size + maxSigma);
 }
 
-void VortonTree::collectInteractions(const std::vector<uint32_t>& start, const vec3& centre, float radius, float theta,
-                                     std::vector<uint32_t>& far, std::vector<uint32_t>& near) const {
+std::vector<VortonTree::TraversalNode> VortonTree::traversalNodes(float theta) const {
+    std::vector<TraversalNode> packed(nodes_.size());
+    parallelForEach(
+        0, nodes_.size(),
+        [&](size_t k) {
+            const Node& n = nodes_[k];
+            packed[k] = TraversalNode{n.centre, clusterDistance(n.size, n.maxSigma, theta), n.firstChild, n.childCount};
+        },
+        1024);
+    return packed;
+}
+
+void VortonTree::collectInteractions(const std::vector<TraversalNode>& nodes, const std::vector<uint32_t>& start,
+                                     const vec3& centre, float radius, std::vector<uint32_t>& far,
+                                     std::vector<uint32_t>& near) {
     // One start node at a time: the stack then holds at most one root-to-leaf path's waiting
     // siblings, whatever the length of `start` (a small opening angle makes it long).
     std::vector<uint32_t>& stack = traversalStack();
@@ -341,9 +358,12 @@ void VortonTree::collectInteractions(const std::vector<uint32_t>& start, const v
         while (!stack.empty()) {
             const uint32_t index = stack.back();
             stack.pop_back();
-            const Node& node = nodes_[index];
-            const float gap = glm::length(centre - node.centre) - radius;  // nearest target to the centre
-            if (clusterAcceptable(node.size, node.maxSigma, gap, theta)) {
+            const TraversalNode& node = nodes[index];
+            // The nearest target, radius inside the sphere, is beyond the cluster distance:
+            // compared squared (both sides are non-negative), no square root per node.
+            const vec3 offset = centre - node.centre;
+            const float needed = radius + node.clusterDistance;
+            if (glm::dot(offset, offset) > needed * needed) {
                 far.push_back(index);
             } else if (node.childCount == 0) {
                 near.push_back(index);
@@ -354,7 +374,7 @@ void VortonTree::collectInteractions(const std::vector<uint32_t>& start, const v
     }
 }
 
-void VortonTree::collectShared(const SharedTargets& g, float theta, SharedLists& lists) const {
+void VortonTree::collectShared(const std::vector<TraversalNode>& nodes, const SharedTargets& g, SharedLists& lists) {
     lists.far.clear();
     lists.near.clear();
     lists.open.clear();
@@ -363,11 +383,11 @@ void VortonTree::collectShared(const SharedTargets& g, float theta, SharedLists&
     while (!stack.empty()) {
         const uint32_t index = stack.back();
         stack.pop_back();
-        const Node& node = nodes_[index];
+        const TraversalNode& node = nodes[index];
         const float distance = glm::length(g.centre - node.centre);
-        if (clusterAcceptable(node.size, node.maxSigma, distance - g.enclosingRadius, theta)) {
+        if (distance - g.enclosingRadius > node.clusterDistance) {
             lists.far.push_back(index);  // every block's sphere lies inside g's: far for each
-        } else if (clusterAcceptable(node.size, node.maxSigma, distance + g.largestGapGain + g.margin, theta)) {
+        } else if (distance + g.largestGapGain + g.margin > node.clusterDistance) {
             lists.open.push_back(index);  // some block may take it as a cluster: each decides
         } else if (node.childCount == 0) {
             lists.near.push_back(index);  // no block can: summed vorton by vorton by all
@@ -437,6 +457,7 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
     if (nodes_.empty()) return;
     const ivec3 blocks = (shape.points + kBlockDims - ivec3(1)) / kBlockDims;
     const ivec3 groups = (blocks + kGroupDims - ivec3(1)) / kGroupDims;
+    const std::vector<TraversalNode> nodes = traversalNodes(theta);
     parallelForEach(
         0, size_t(groups.x) * size_t(groups.y) * size_t(groups.z),
         [&](size_t gi) {
@@ -466,13 +487,13 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
             group.margin = 1e-4f * group.enclosingRadius + 1e-6f * glm::length(group.centre);
             group.enclosingRadius += group.margin;
             SharedLists shared;
-            collectShared(group, theta, shared);
+            collectShared(nodes, group, shared);
             std::vector<uint32_t> far, near;
             for (int k = 0; k < count; ++k) {
                 const BlockSphere& b = spheres[size_t(k)];
                 far = shared.far;
                 near = shared.near;
-                collectInteractions(shared.open, b.centre, b.radius, theta, far, near);
+                collectInteractions(nodes, shared.open, b.centre, b.radius, far, near);
                 evaluateGridBlock(shape, b.first, far, near, out);
             }
         },

@@ -51,12 +51,23 @@ private:
         uint32_t begin = 0, end = 0;  // range of tree-ordered vortons inside
     };
     struct TargetBlock;
+    // What a traversal reads of a node, packed (a Node is ~200 bytes of moments): its centre, the
+    // distance beyond which targets may take it as one cluster at the traversal's opening angle,
+    // and its children.
+    struct TraversalNode {
+        vec3 centre{0.0f};
+        float clusterDistance = 0.0f;
+        uint32_t firstChild = 0;
+        uint32_t childCount = 0;
+    };
+    std::vector<TraversalNode> traversalNodes(float theta) const;
     uint32_t buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth);
     // Continues the traversal from each node of `start` for one block's sphere (centre, radius):
     // appends the nodes it may take as clusters (far) and the leaves it must sum vorton by vorton
     // (near).
-    void collectInteractions(const std::vector<uint32_t>& start, const vec3& centre, float radius, float theta,
-                             std::vector<uint32_t>& far, std::vector<uint32_t>& near) const;
+    static void collectInteractions(const std::vector<TraversalNode>& nodes, const std::vector<uint32_t>& start,
+                                    const vec3& centre, float radius, std::vector<uint32_t>& far,
+                                    std::vector<uint32_t>& near);
     // A group of neighbouring blocks: a sphere enclosing all of their spheres, and the most a
     // block's nearest-target distance can exceed the distance to the group's centre.
     struct SharedTargets {
@@ -71,7 +82,7 @@ private:
     struct SharedLists {
         std::vector<uint32_t> far, near, open;
     };
-    void collectShared(const SharedTargets& group, float theta, SharedLists& lists) const;
+    static void collectShared(const std::vector<TraversalNode>& nodes, const SharedTargets& group, SharedLists& lists);
     struct BlockSphere {
         ivec3 first{0};  // the block's first grid point
         vec3 centre{0.0f};
