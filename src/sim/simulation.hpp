@@ -142,6 +142,8 @@ private:
     void computeSph(const FluidMethodStep& method, float dt);
     bool gravityActsOnGrid() const;
     void advect(const FluidMethodStep& method, float dt);
+    bool advectTracersPacked(float currentWeight, float previousWeight, float dt);
+    void advectVortons(const FluidMethodStep& method, bool leavingHybrid, float dt);
     void interactWithBodies(float dt);
 
     FluidParams fluid_;
