@@ -90,6 +90,12 @@ FlowAndDensity interpolateFlowAndDensity(const std::vector<FlowAndDensity>& pack
     return lerp(y0, y1, at.fz);
 }
 
+// What the vortons of one cell deposit at each of its 8 corners (corner index x + 2y + 4z).
+struct CornerSums {
+    float mass[8] = {};
+    float volume[8] = {};
+};
+
 struct Simulation::Workspace {
     VortonTree tree;
     SphFluid sph;
@@ -100,6 +106,7 @@ struct Simulation::Workspace {
     std::vector<vec3> gridPoints;
     std::vector<vec3> scratch;
     std::vector<FlowAndDensity> flowAndDensity;  // the tracers' packed lookup grid
+    std::vector<CornerSums> cellCornerSums;      // the density deposit's per-cell sums
     std::vector<float> massDeviation;
     std::vector<float> volume;
     UniformGrid<float> coverage;             // vorton volume per cell volume at each grid point
@@ -546,7 +553,27 @@ void Simulation::depositDensity() {
             massDeviation[i] = vortons_.density[i] * volume[i];
         },
         4096);
+    // Each cell first sums what its vortons give each of its 8 corners (one visit per vorton),
+    // then each grid point adds up the corners it is of the (up to) 8 cells around it.
     const std::vector<uint32_t>& sorted = partition_.sortedIndices();
+    std::vector<CornerSums>& cellSums = work_->cellCornerSums;
+    cellSums.assign(partition_.cellCount(), CornerSums{});
+    parallelForEach(
+        0, cellSums.size(),
+        [&](size_t cell) {
+            CornerSums& sums = cellSums[cell];
+            for (uint32_t k = partition_.begin(cell); k < partition_.end(cell); ++k) {
+                const uint32_t i = sorted[k];
+                const vec3& f = fraction[i];
+                for (int corner = 0; corner < 8; ++corner) {
+                    const float w = (corner & 1 ? f.x : 1.0f - f.x) * (corner & 2 ? f.y : 1.0f - f.y) *
+                                    (corner & 4 ? f.z : 1.0f - f.z);
+                    sums.mass[corner] += w * massDeviation[i];
+                    sums.volume[corner] += w * volume[i];
+                }
+            }
+        },
+        256);
     parallelForEach(
         0, size_t(n.z),
         [&](size_t zi) {
@@ -554,21 +581,13 @@ void Simulation::depositDensity() {
             for (int y = 0; y < n.y; ++y)
                 for (int x = 0; x < n.x; ++x) {
                     float sum = 0.0f, covered = 0.0f;
-                    const ivec3 p(x, y, z);
                     for (int cz = std::max(z - 1, 0); cz <= std::min(z, cells.z - 1); ++cz)
                         for (int cy = std::max(y - 1, 0); cy <= std::min(y, cells.y - 1); ++cy)
                             for (int cx = std::max(x - 1, 0); cx <= std::min(x, cells.x - 1); ++cx) {
-                                const ivec3 c(cx, cy, cz);
-                                const ivec3 corner = p - c;  // 0 or 1 per axis
-                                const size_t cell = partition_.cellIndex(c);
-                                for (uint32_t k = partition_.begin(cell); k < partition_.end(cell); ++k) {
-                                    const uint32_t i = sorted[k];
-                                    const vec3& f = fraction[i];
-                                    const float w = (corner.x ? f.x : 1.0f - f.x) * (corner.y ? f.y : 1.0f - f.y) *
-                                                    (corner.z ? f.z : 1.0f - f.z);
-                                    sum += w * massDeviation[i];
-                                    covered += w * volume[i];
-                                }
+                                const int corner = (x - cx) + 2 * (y - cy) + 4 * (z - cz);
+                                const CornerSums& sums = cellSums[partition_.cellIndex(ivec3(cx, cy, cz))];
+                                sum += sums.mass[corner];
+                                covered += sums.volume[corner];
                             }
                     densityGrid_.at(x, y, z) = sum * invCellVolume;
                     work_->coverage.at(x, y, z) = covered * invCellVolume;
