@@ -40,27 +40,29 @@ uint32_t spreadBits(uint32_t v) {
 
 constexpr int kMaxDepth = 10;  // 10 bits per axis in the Morton code
 
-// Sorts a fixed number of chunks in parallel, then merges them serially. The chunking does not
-// depend on the thread count and the keys are unique, so the result is always the same.
+// Sorts (Morton code << 32 | index) keys: a counting pass splits them by the code's top bits
+// into buckets, which are then sorted in parallel, with no merge. The keys are unique, so the
+// result is the same for any thread count.
 void sortKeysInParallel(std::vector<uint64_t>& keys) {
-    constexpr size_t kChunks = 8;
     const size_t n = keys.size();
-    const size_t chunk = (n + kChunks - 1) / kChunks;
     if (n < 4096) {
         std::sort(keys.begin(), keys.end());
         return;
     }
+    constexpr int kBucketBits = 6;  // 64 buckets: the top two octree levels
+    constexpr int kShift = 32 + 3 * kMaxDepth - kBucketBits;
+    constexpr size_t kBuckets = size_t(1) << kBucketBits;
+    std::array<size_t, kBuckets + 1> start{};
+    for (uint64_t key : keys) ++start[size_t(key >> kShift) + 1];
+    for (size_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
+    std::vector<uint64_t> bucketed(n);
+    std::array<size_t, kBuckets> next{};
+    std::copy(start.begin(), start.end() - 1, next.begin());
+    for (uint64_t key : keys) bucketed[next[size_t(key >> kShift)]++] = key;
     parallelForEach(
-        0, kChunks,
-        [&](size_t c) {
-            const size_t b = std::min(n, c * chunk), e = std::min(n, b + chunk);
-            std::sort(keys.begin() + long(b), keys.begin() + long(e));
-        },
-        1);
-    for (size_t width = chunk; width < n; width *= 2)
-        for (size_t b = 0; b + width < n; b += 2 * width)
-            std::inplace_merge(keys.begin() + long(b), keys.begin() + long(b + width),
-                               keys.begin() + long(std::min(n, b + 2 * width)));
+        0, kBuckets,
+        [&](size_t b) { std::sort(bucketed.begin() + long(start[b]), bucketed.begin() + long(start[b + 1])); }, 1);
+    keys.swap(bucketed);
 }
 
 }  // namespace
@@ -162,8 +164,7 @@ struct VortonTree::CentreSums {
 void VortonTree::computeAllMoments() {
     // Leaves sum their vortons (in parallel); a parent then shifts its children's moments to its
     // own centre, which costs a few operations per child instead of a pass over every vorton
-    // below it. Children always come after their parent in nodes_, so a reverse sweep meets
-    // them first. Only the bounding radius needs the vortons again (an exact radius keeps the
+    // below it. Only the bounding radius needs the vortons again (an exact radius keeps the
     // opening test as tight as before); that pass is in parallel.
     std::vector<CentreSums> sums(nodes_.size());
     parallelForEach(
@@ -172,8 +173,21 @@ void VortonTree::computeAllMoments() {
             if (nodes_[k].childCount == 0) sums[k] = leafMoments(nodes_[k]);
         },
         16);
-    for (size_t k = nodes_.size(); k-- > 0;)
-        if (nodes_[k].childCount > 0) sums[k] = combineChildren(nodes_[k], sums);
+    // Parents one tree level at a time, deepest first: within a level they are independent.
+    std::vector<std::vector<uint32_t>> parentsByLevel(1);
+    std::vector<uint32_t> level(nodes_.size(), 0);
+    for (uint32_t k = 0; k < nodes_.size(); ++k) {
+        const Node& node = nodes_[k];
+        if (node.childCount == 0) continue;
+        if (parentsByLevel.size() <= level[k]) parentsByLevel.resize(level[k] + 1);
+        parentsByLevel[level[k]].push_back(k);
+        for (uint32_t c = node.firstChild; c < node.firstChild + node.childCount; ++c) level[c] = level[k] + 1;
+    }
+    for (size_t l = parentsByLevel.size(); l-- > 0;) {
+        const std::vector<uint32_t>& parents = parentsByLevel[l];
+        parallelForEach(
+            0, parents.size(), [&](size_t p) { sums[parents[p]] = combineChildren(nodes_[parents[p]], sums); }, 16);
+    }
     parallelForEach(
         0, nodes_.size(),
         [&](size_t k) {
