@@ -103,7 +103,7 @@ private:
     std::vector<vec3> alpha_;  // omega V in tree order
     std::vector<float> sigma_;
     std::vector<uint32_t> codes_;  // Morton codes in tree order
-    static constexpr uint32_t kLeafSize = 8;
+    static constexpr uint32_t kLeafSize = 16;
 };
 
 }  // namespace vfx
