@@ -901,7 +901,9 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
 bool Simulation::advectTracersPacked(float currentWeight, float previousWeight, float dt) {
     const StepWeights w{currentWeight, previousWeight};
     const GridShape& shape = velocityGrid_.shape();
-    if (shape.points.x < 2 || shape.points.y < 2 || shape.points.z < 2 || tracers_.size() == 0) return false;
+    const bool sameShape = densityGrid_.size() == velocityGrid_.size();  // both are laid on gridShape_
+    if (shape.points.x < 2 || shape.points.y < 2 || shape.points.z < 2 || tracers_.size() == 0 || !sameShape)
+        return false;
     std::vector<FlowAndDensity>& packed = work_->flowAndDensity;
     packed.resize(shape.pointCount());
     parallelForEach(
