@@ -17,11 +17,13 @@
 // ran. Sanitizer builds keep one copy: their runtime is not ready when the loader picks.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__) && \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#define VFX_SIMD_KERNEL __attribute__((target_clones("avx2", "default")))
+#define VFX_SIMD_KERNEL __attribute__((target_clones("avx2", "default"), flatten))
 #else
 #define VFX_SIMD_KERNEL
 #endif
-// The helpers below are always inlined, so each copy of a kernel gets them in its own code.
+// Everything a kernel calls (the helpers below, the lambdas it passes them) is inlined into each
+// copy (flatten), so each copy runs its own code and no 8-float vector crosses a call between
+// code built for different targets.
 #define VFX_LANES_INLINE inline __attribute__((always_inline))
 
 namespace vfx {

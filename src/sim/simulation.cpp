@@ -901,7 +901,10 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
 bool Simulation::advectTracersPacked(float currentWeight, float previousWeight, float dt) {
     const StepWeights w{currentWeight, previousWeight};
     const GridShape& shape = velocityGrid_.shape();
-    const bool sameShape = densityGrid_.size() == velocityGrid_.size();  // both are laid on gridShape_
+    // Both grids are laid on gridShape_ every sub-step; the packed copy relies on it.
+    const GridShape& densityShape = densityGrid_.shape();
+    const bool sameShape = densityShape.points == shape.points && densityShape.minCorner == shape.minCorner &&
+                           densityShape.spacing == shape.spacing && densityGrid_.size() == velocityGrid_.size();
     if (shape.points.x < 2 || shape.points.y < 2 || shape.points.z < 2 || tracers_.size() == 0 || !sameShape)
         return false;
     std::vector<FlowAndDensity>& packed = work_->flowAndDensity;
