@@ -166,6 +166,12 @@ void sizeThreadArgs(benchmark::internal::Benchmark* b, std::initializer_list<lon
         for (long threads : {1L, 2L}) b->Args({n, threads});
 }
 
+// One hot phase at 4k, 16k and 64k vortons on 1 and 2 threads, wall-clock milliseconds.
+void phaseCases(benchmark::internal::Benchmark* b) {
+    sizeThreadArgs(b, {4096, 16384, 65536});
+    b->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.2);
+}
+
 // Fixed step counts (fewer for the big cases) keep the default run short.
 BENCHMARK(BM_DyeDropStep)
     ->Apply([](benchmark::internal::Benchmark* b) { dyeDropArgs(b, 4096); })
@@ -190,20 +196,8 @@ BENCHMARK(BM_AuthorsDyeDropFrame)
     ->Iterations(20)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_TreeVelocityOnGrid)
-    ->Apply([](benchmark::internal::Benchmark* b) {
-        sizeThreadArgs(b, {4096, 16384, 65536});
-    })
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(0.2);
-BENCHMARK(BM_TreeBuild)
-    ->Apply([](benchmark::internal::Benchmark* b) {
-        sizeThreadArgs(b, {4096, 16384, 65536});
-    })
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(0.2);
+BENCHMARK(BM_TreeVelocityOnGrid)->Apply(phaseCases);
+BENCHMARK(BM_TreeBuild)->Apply(phaseCases);
 BENCHMARK(BM_DirectVelocityOnGrid)
     ->Apply([](benchmark::internal::Benchmark* b) {
         sizeThreadArgs(b, {4096, 16384});
@@ -211,13 +205,7 @@ BENCHMARK(BM_DirectVelocityOnGrid)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
-BENCHMARK(BM_PseDiffusion)
-    ->Apply([](benchmark::internal::Benchmark* b) {
-        sizeThreadArgs(b, {4096, 16384, 65536});
-    })
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(0.2);
+BENCHMARK(BM_PseDiffusion)->Apply(phaseCases);
 
 }  // namespace
 }  // namespace vfx

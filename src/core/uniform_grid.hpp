@@ -83,15 +83,6 @@ inline TrilinearStencil trilinearStencil(const GridShape& shape, const vec3& p) 
     return s;
 }
 
-// Where a point falls in a grid: the cell's first corner and the fractions along each axis.
-// Grids of the same shape share one location (a tracer's velocity and colour come from one
-// lookup).
-struct GridLocation {
-    size_t base = 0;
-    float fx = 0.0f, fy = 0.0f, fz = 0.0f;
-    vec3 point{0.0f};  // the point itself, for grids too thin for a cell
-};
-
 template <typename T>
 class UniformGrid {
 public:
@@ -112,32 +103,10 @@ public:
     std::vector<T>& values() { return values_; }
     const std::vector<T>& values() const { return values_; }
 
-    // Where p falls in this grid (see GridLocation).
-    GridLocation locate(const vec3& p) const {
-        const ivec3 n = shape_.points;
-        GridLocation at;
-        at.point = p;
-        if (n.x < 2 || n.y < 2 || n.z < 2) return at;
-        const float tx = (p.x - shape_.minCorner.x) * inverseSpacing_.x;
-        const float ty = (p.y - shape_.minCorner.y) * inverseSpacing_.y;
-        const float tz = (p.z - shape_.minCorner.z) * inverseSpacing_.z;
-        const int cx = std::min(std::max(int(std::floor(tx)), 0), n.x - 2);
-        const int cy = std::min(std::max(int(std::floor(ty)), 0), n.y - 2);
-        const int cz = std::min(std::max(int(std::floor(tz)), 0), n.z - 2);
-        at.fx = std::min(std::max(tx - float(cx), 0.0f), 1.0f);
-        at.fy = std::min(std::max(ty - float(cy), 0.0f), 1.0f);
-        at.fz = std::min(std::max(tz - float(cz), 0.0f), 1.0f);
-        at.base = size_t(cx) + size_t(n.x) * size_t(cy) + size_t(n.x) * size_t(n.y) * size_t(cz);
-        return at;
-    }
-
-    T interpolate(const vec3& p) const { return interpolate(locate(p)); }
-
-    // `at` must come from locate() on a grid of this shape.
-    T interpolate(const GridLocation& at) const {
+    T interpolate(const vec3& p) const {
         const ivec3 n = shape_.points;
         if (n.x < 2 || n.y < 2 || n.z < 2) {
-            TrilinearStencil s = trilinearStencilGeneral(shape_, at.point);
+            TrilinearStencil s = trilinearStencilGeneral(shape_, p);
             T sum{};
             for (int k = 0; k < s.count; ++k) sum += values_[s.index[k]] * s.weight[k];
             return sum;
@@ -145,12 +114,21 @@ public:
         // Hot path of every tracer and vorton lookup (scalar code, no glm vector temporaries:
         // 30% faster measured): the 8 corners from one base index and fixed strides, combined
         // as 7 linear interpolations (x, then y, then z).
+        const float tx = (p.x - shape_.minCorner.x) * inverseSpacing_.x;
+        const float ty = (p.y - shape_.minCorner.y) * inverseSpacing_.y;
+        const float tz = (p.z - shape_.minCorner.z) * inverseSpacing_.z;
+        const int cx = std::min(std::max(int(std::floor(tx)), 0), n.x - 2);
+        const int cy = std::min(std::max(int(std::floor(ty)), 0), n.y - 2);
+        const int cz = std::min(std::max(int(std::floor(tz)), 0), n.z - 2);
+        const float fx = std::min(std::max(tx - float(cx), 0.0f), 1.0f);
+        const float fy = std::min(std::max(ty - float(cy), 0.0f), 1.0f);
+        const float fz = std::min(std::max(tz - float(cz), 0.0f), 1.0f);
         const size_t sy = size_t(n.x), sz = size_t(n.x) * size_t(n.y);
-        const T* v = values_.data() + at.base;
+        const T* v = values_.data() + size_t(cx) + sy * size_t(cy) + sz * size_t(cz);
         auto lerp = [](const T& a, const T& b, float w) { return a + (b - a) * w; };
-        const T y0 = lerp(lerp(v[0], v[1], at.fx), lerp(v[sy], v[sy + 1], at.fx), at.fy);
-        const T y1 = lerp(lerp(v[sz], v[sz + 1], at.fx), lerp(v[sz + sy], v[sz + sy + 1], at.fx), at.fy);
-        return lerp(y0, y1, at.fz);
+        const T y0 = lerp(lerp(v[0], v[1], fx), lerp(v[sy], v[sy + 1], fx), fy);
+        const T y1 = lerp(lerp(v[sz], v[sz + 1], fx), lerp(v[sz + sy], v[sz + sy + 1], fx), fy);
+        return lerp(y0, y1, fz);
     }
 
 private:

@@ -128,9 +128,9 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
 
     // The vortons' positions in partition order, so each row of cells below is one contiguous run;
     // one array per axis, padded so a run's last vector of lanes stays inside them.
-    sortedLanes_.x.assign(sorted.size() + lanes::kLanes, 0.0f);
-    sortedLanes_.y.assign(sorted.size() + lanes::kLanes, 0.0f);
-    sortedLanes_.z.assign(sorted.size() + lanes::kLanes, 0.0f);
+    sortedLanes_.x = lanes::padded(sorted.size());
+    sortedLanes_.y = lanes::padded(sorted.size());
+    sortedLanes_.z = lanes::padded(sorted.size());
     parallelForEach(
         0, sorted.size(),
         [&](size_t s) {

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 namespace vfx {
 
@@ -77,18 +78,8 @@ vec3 stepVelocity(const Flow& flow, const vec3& x, float dt, StepWeights w, vec3
 
 // Velocity and density side by side at each grid point, for the tracers' fused lookup: each
 // pair of neighbouring corners is 32 contiguous bytes and all four values interpolate together
-// in one 4-float vector, with the same operations per value as UniformGrid::interpolate.
+// in one 4-float vector (UniformGrid::interpolate, the same operations per value).
 using FlowAndDensity = float __attribute__((vector_size(4 * sizeof(float))));
-
-FlowAndDensity interpolateFlowAndDensity(const std::vector<FlowAndDensity>& packed, const GridShape& shape,
-                                         const GridLocation& at) {
-    const size_t sy = size_t(shape.points.x), sz = size_t(shape.points.x) * size_t(shape.points.y);
-    const FlowAndDensity* v = packed.data() + at.base;
-    auto lerp = [](FlowAndDensity a, FlowAndDensity b, float w) { return a + (b - a) * w; };
-    const FlowAndDensity y0 = lerp(lerp(v[0], v[1], at.fx), lerp(v[sy], v[sy + 1], at.fx), at.fy);
-    const FlowAndDensity y1 = lerp(lerp(v[sz], v[sz + 1], at.fx), lerp(v[sz + sy], v[sz + sy + 1], at.fx), at.fy);
-    return lerp(y0, y1, at.fz);
-}
 
 // What the vortons of one cell deposit at each of its 8 corners (corner index x + 2y + 4z).
 struct CornerSums {
@@ -105,7 +96,7 @@ struct Simulation::Workspace {
     std::vector<float> eddyViscosity;  // subgrid viscosity of each vorton
     std::vector<vec3> gridPoints;
     std::vector<vec3> scratch;
-    std::vector<FlowAndDensity> flowAndDensity;  // the tracers' packed lookup grid
+    UniformGrid<FlowAndDensity> flowAndDensity;  // the tracers' packed lookup grid
     std::vector<CornerSums> cellCornerSums;      // the density deposit's per-cell sums
     std::vector<float> massDeviation;
     std::vector<float> volume;
@@ -860,9 +851,7 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
             0, vortons_.size(), [&](size_t i) { vortons_.vorticity[i] += correction[i]; }, 4096);
     }
     const bool vortexVelocity = method.vortexVelocity();
-    // Tracers colour by the density deviation where they are at the start of the sub-step. The
-    // density and velocity grids are both laid on gridShape_ every sub-step, so a location in
-    // one is the same location in the other.
+    // Tracers colour by the density deviation where they are at the start of the sub-step.
     if (method.sphPressure() && vortons_.size() > 0) {
         parallelForEach(
             0, tracers_.size(), [&](size_t i) { tracers_.density[i] = densityGrid_.interpolate(tracers_.position[i]); },
@@ -876,39 +865,33 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
         const bool twoStep = fluid_.adamsBashforth && history.tracerVelocity.size() == tracers_.size();
         const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
         history.tracerVelocity.resize(tracers_.size());
-        if (!pushed.empty() || !advectTracersPacked(w.current, w.previous, dt))
-            parallelForEachStable(
-                0, tracers_.size(),
-                [&](size_t i) {
-                    // One pass over the (many) tracers: the velocity and the colour share the lookup.
-                    const vec3 x = tracers_.position[i];
-                    const GridLocation at = u.locate(x);
-                    vec3 now = u.interpolate(at);
-                    if (!pushed.empty()) now += potentialFlowVelocity(pushed, x);
-                    tracers_.density[i] = densityGrid_.interpolate(at);
-                    const vec3 v = stepVelocityFrom(now, flow, x, dt, w, history.tracerVelocity[i]);
-                    tracers_.velocity[i] = v;
-                    tracers_.position[i] = x + dt * v;
-                },
-                4096);
+        // One pass over the (many) tracers: one lookup gives the velocity and the colour.
+        packFlowAndDensity();
+        const UniformGrid<FlowAndDensity>& packed = work_->flowAndDensity;
+        parallelForEachStable(
+            0, tracers_.size(),
+            [&](size_t i) {
+                const vec3 x = tracers_.position[i];
+                const FlowAndDensity found = packed.interpolate(x);
+                vec3 now(found[0], found[1], found[2]);
+                if (!pushed.empty()) now += potentialFlowVelocity(pushed, x);
+                tracers_.density[i] = found[3];
+                const vec3 v = stepVelocityFrom(now, flow, x, dt, w, history.tracerVelocity[i]);
+                tracers_.velocity[i] = v;
+                tracers_.position[i] = x + dt * v;
+            },
+            4096);
     }
     advectVortons(method, leavingHybrid, dt);
 }
 
-// The common case of the tracer pass (no body pushing the flow aside, a grid with cells along
-// every axis) on the packed grid: one lookup gives the velocity and the colour. Returns false
-// when the general pass must run instead.
-bool Simulation::advectTracersPacked(float currentWeight, float previousWeight, float dt) {
-    const StepWeights w{currentWeight, previousWeight};
-    const GridShape& shape = velocityGrid_.shape();
-    // Both grids are laid on gridShape_ every sub-step; the packed copy relies on it.
-    const GridShape& densityShape = densityGrid_.shape();
-    const bool sameShape = densityShape.points == shape.points && densityShape.minCorner == shape.minCorner &&
-                           densityShape.spacing == shape.spacing && densityGrid_.size() == velocityGrid_.size();
-    if (shape.points.x < 2 || shape.points.y < 2 || shape.points.z < 2 || tracers_.size() == 0 || !sameShape)
-        return false;
-    std::vector<FlowAndDensity>& packed = work_->flowAndDensity;
-    packed.resize(shape.pointCount());
+// The velocity and density grids side by side on the step's grid (both are laid on gridShape_
+// every sub-step, after the velocity and density phases).
+void Simulation::packFlowAndDensity() {
+    UniformGrid<FlowAndDensity>& packed = work_->flowAndDensity;
+    packed.reset(gridShape_);
+    if (velocityGrid_.size() != packed.size() || densityGrid_.size() != packed.size())
+        throw std::logic_error("advection: the velocity and density grids are not on the step's grid");
     parallelForEach(
         0, packed.size(),
         [&](size_t k) {
@@ -916,20 +899,6 @@ bool Simulation::advectTracersPacked(float currentWeight, float previousWeight, 
             packed[k] = FlowAndDensity{u.x, u.y, u.z, densityGrid_[k]};
         },
         8192);
-    std::vector<vec3>& history = work_->history.tracerVelocity;
-    const auto flow = [&](const vec3& x) { return velocityGrid_.interpolate(x); };
-    parallelForEachStable(
-        0, tracers_.size(),
-        [&](size_t i) {
-            const vec3 x = tracers_.position[i];
-            const FlowAndDensity found = interpolateFlowAndDensity(packed, shape, velocityGrid_.locate(x));
-            tracers_.density[i] = found[3];
-            const vec3 v = stepVelocityFrom(vec3(found[0], found[1], found[2]), flow, x, dt, w, history[i]);
-            tracers_.velocity[i] = v;
-            tracers_.position[i] = x + dt * v;
-        },
-        4096);
-    return true;
 }
 
 void Simulation::advectVortons(const FluidMethodStep& method, bool leavingHybrid, float dt) {

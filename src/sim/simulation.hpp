@@ -142,7 +142,7 @@ private:
     void computeSph(const FluidMethodStep& method, float dt);
     bool gravityActsOnGrid() const;
     void advect(const FluidMethodStep& method, float dt);
-    bool advectTracersPacked(float currentWeight, float previousWeight, float dt);
+    void packFlowAndDensity();  // the tracers' lookup grid: velocity and density side by side
     void advectVortons(const FluidMethodStep& method, bool leavingHybrid, float dt);
     void interactWithBodies(float dt);
 

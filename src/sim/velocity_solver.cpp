@@ -486,22 +486,8 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
                 for (int by = firstBlock.y; by <= lastBlock.y; ++by)
                     for (int bx = firstBlock.x; bx <= lastBlock.x; ++bx)
                         spheres[size_t(count++)] = blockSphere(shape, ivec3(bx, by, bz));
-            SharedTargets group;
-            const vec3 lo = spheres[0].centre, hi = spheres[size_t(count - 1)].centre;
-            group.centre = 0.5f * (lo + hi);
-            group.enclosingRadius = 0.0f;
-            group.largestGapGain = -1e30f;
-            for (int k = 0; k < count; ++k) {
-                const float offset = glm::length(spheres[size_t(k)].centre - group.centre);
-                group.enclosingRadius = std::max(group.enclosingRadius, offset + spheres[size_t(k)].radius);
-                group.largestGapGain = std::max(group.largestGapGain, offset - spheres[size_t(k)].radius);
-            }
-            // Rounding in the distances must never make the group decide for a block what the
-            // block's own test would decide otherwise: both bounds err on the safe side.
-            group.margin = 1e-4f * group.enclosingRadius + 1e-6f * glm::length(group.centre);
-            group.enclosingRadius += group.margin;
             SharedLists shared;
-            collectShared(nodes, group, shared);
+            collectShared(nodes, sharedTargets(spheres.data(), count), shared);
             std::vector<uint32_t> far, near;
             for (int k = 0; k < count; ++k) {
                 const BlockSphere& b = spheres[size_t(k)];
@@ -512,6 +498,23 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
             }
         },
         1);
+}
+
+VortonTree::SharedTargets VortonTree::sharedTargets(const BlockSphere* spheres, int count) {
+    SharedTargets group;
+    group.centre = 0.5f * (spheres[0].centre + spheres[count - 1].centre);
+    group.enclosingRadius = 0.0f;
+    group.largestGapGain = -1e30f;
+    for (int k = 0; k < count; ++k) {
+        const float offset = glm::length(spheres[k].centre - group.centre);
+        group.enclosingRadius = std::max(group.enclosingRadius, offset + spheres[k].radius);
+        group.largestGapGain = std::max(group.largestGapGain, offset - spheres[k].radius);
+    }
+    // Rounding in the distances must never make the group decide for a block what the block's
+    // own test would decide otherwise: both bounds err on the safe side.
+    group.margin = 1e-4f * group.enclosingRadius + 1e-6f * glm::length(group.centre);
+    group.enclosingRadius += group.margin;
+    return group;
 }
 
 VortonTree::BlockSphere VortonTree::blockSphere(const GridShape& shape, const ivec3& block) {

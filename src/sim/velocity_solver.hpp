@@ -89,6 +89,8 @@ private:
         float radius = 0.0f;
     };
     static BlockSphere blockSphere(const GridShape& shape, const ivec3& block);
+    // The group of `count` neighbouring block spheres (first and last are opposite corners).
+    static SharedTargets sharedTargets(const BlockSphere* spheres, int count);
     void evaluateGridBlock(const GridShape& shape, const ivec3& first, const std::vector<uint32_t>& far,
                            const std::vector<uint32_t>& near, std::vector<vec3>& out) const;
     void evaluateBlock(TargetBlock& block, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const;
