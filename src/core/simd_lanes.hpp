@@ -11,15 +11,21 @@
 #include <vector>
 
 // The hot loops written with these lanes are compiled twice when the build does not already
-// target AVX2 (a library built once for any x86-64 and run elsewhere): an AVX2 copy and a
-// baseline one, the loader picking one by the CPU it runs on. Both do the same IEEE operations
-// in the same order (no FMA contraction in this project), so no result depends on which copy
-// ran. Sanitizer builds keep one copy: their runtime is not ready when the loader picks.
+// target AVX2 (a library built once for any x86-64 and run elsewhere): an AVX2 + FMA copy
+// (x86-64-v3) and a baseline one, the loader picking one by the CPU it runs on. Sanitizer builds
+// keep one copy: their runtime is not ready when the loader picks.
+//
+// A kernel may fuse multiply-adds (the project otherwise builds with -ffp-contract=off): its
+// body is one piece of code that runs over whole vectors, masked at the ends, with no scalar
+// remainder loop compiled apart, so every item and every thread runs the same instructions and
+// results stay bitwise the same for any thread count. The fused and the baseline copy round
+// differently, so two CPUs (or a native and a portable build) may differ in the last bits.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__) && \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#define VFX_SIMD_KERNEL __attribute__((target_clones("avx2", "default"), flatten))
+#define VFX_SIMD_KERNEL \
+    __attribute__((target_clones("arch=x86-64-v3", "default"), flatten, optimize("fp-contract=fast")))
 #else
-#define VFX_SIMD_KERNEL
+#define VFX_SIMD_KERNEL __attribute__((flatten, optimize("fp-contract=fast")))
 #endif
 // Everything a kernel calls (the helpers below, the lambdas it passes them) is inlined into each
 // copy (flatten), so each copy runs its own code and no 8-float vector crosses a call between
