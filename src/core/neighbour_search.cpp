@@ -1,6 +1,7 @@
 #include "core/neighbour_search.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace vfx {
@@ -94,24 +95,34 @@ int NeighbourSearch::candidateRanges(const vec3& p, lanes::Ranges& ranges) const
     const float reach = radius_ * (1.0f + 1e-5f);
     const vec3 local = p - shape.minCorner;
     const ivec3 home = shape.cellOf(p);
-    auto gapTo = [&](float coordinate, int cell) {  // distance from a coordinate to a cell's slab
-        const float lo = float(cell) * c, hi = lo + c;
-        return std::max({lo - coordinate, coordinate - hi, 0.0f});
+    const ivec3 lo = glm::max(home - ivec3(1), ivec3(0)), hi = glm::min(home + ivec3(1), dims - ivec3(1));
+    // Squared distance from the point to the slab of each neighbouring layer of cells, per axis
+    // (the home layer's is zero), found once and shared by the rows.
+    auto squaredGaps = [&](int axis, float coordinate) {
+        std::array<float, 3> gap2{};
+        for (int cell = lo[axis]; cell <= hi[axis]; ++cell) {
+            const float below = float(cell) * c, above = below + c;
+            const float gap = std::max({below - coordinate, coordinate - above, 0.0f});
+            gap2[size_t(cell - home[axis] + 1)] = gap * gap;
+        }
+        return gap2;
     };
+    const std::array<float, 3> gy2 = squaredGaps(1, local.y), gz2 = squaredGaps(2, local.z);
+    const float reach2 = reach * reach;
     int count = 0;
-    for (int z = std::max(home.z - 1, 0); z <= std::min(home.z + 1, dims.z - 1); ++z) {
-        const float gz = gapTo(local.z, z);
-        for (int y = std::max(home.y - 1, 0); y <= std::min(home.y + 1, dims.y - 1); ++y) {
-            const float gy = gapTo(local.y, y);
-            const float rest = reach * reach - gy * gy - gz * gz;
+    for (int z = lo.z; z <= hi.z; ++z) {
+        const float restZ = reach2 - gz2[size_t(z - home.z + 1)];
+        for (int y = lo.y; y <= hi.y; ++y) {
+            const float rest = restZ - gy2[size_t(y - home.y + 1)];
             if (rest < 0.0f) continue;  // this row of cells is out of reach
             // Cells along x are consecutive in the counting sort: the cells of the row the
             // sphere touches are one contiguous range of particles.
             const float halfWidth = std::sqrt(rest);
             const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / c)), 0, dims.x - 1);
             const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / c)), 0, dims.x - 1);
-            const uint32_t b = partition_.begin(partition_.cellIndex(ivec3(x0, y, z)));
-            const uint32_t e = partition_.end(partition_.cellIndex(ivec3(x1, y, z)));
+            const size_t row = partition_.cellIndex(ivec3(0, y, z));
+            const uint32_t b = partition_.begin(row + size_t(x0));
+            const uint32_t e = partition_.end(row + size_t(x1));
             if (e > b) {
                 ranges[size_t(count)][0] = b;
                 ranges[size_t(count)][1] = e;

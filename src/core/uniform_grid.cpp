@@ -11,22 +11,6 @@ float GridShape::cellVolume() const {
     return v;
 }
 
-ivec3 GridShape::cellOf(const vec3& p, vec3* fraction) const {
-    ivec3 cell(0);
-    vec3 frac(0.0f);
-    const ivec3 n = cells();
-    for (int a = 0; a < 3; ++a) {
-        if (flatAxis(a)) continue;
-        const float t = (p[a] - minCorner[a]) / spacing[a];
-        int c = int(std::floor(t));
-        c = std::clamp(c, 0, n[a] - 1);
-        cell[a] = c;
-        frac[a] = std::clamp(t - float(c), 0.0f, 1.0f);
-    }
-    if (fraction) *fraction = frac;
-    return cell;
-}
-
 bool GridShape::encloses(const vec3& p) const {
     const vec3 hi = maxCorner();
     for (int a = 0; a < 3; ++a) {

@@ -35,8 +35,22 @@ struct GridShape {
         return minCorner + vec3(float(ix), float(iy), float(iz)) * spacing;
     }
     bool flatAxis(int axis) const { return points[axis] < 2; }
-    // Cell containing p (clamped into the grid) and the fractional position inside it.
-    ivec3 cellOf(const vec3& p, vec3* fraction = nullptr) const;
+    // Cell containing p (clamped into the grid) and the fractional position inside it. Inline:
+    // every particle's neighbour search and grid gather starts here.
+    ivec3 cellOf(const vec3& p, vec3* fraction = nullptr) const {
+        ivec3 cell(0);
+        vec3 frac(0.0f);
+        const ivec3 n = cells();
+        for (int a = 0; a < 3; ++a) {
+            if (flatAxis(a)) continue;
+            const float t = (p[a] - minCorner[a]) / spacing[a];
+            const int c = std::clamp(int(std::floor(t)), 0, n[a] - 1);
+            cell[a] = c;
+            frac[a] = std::clamp(t - float(c), 0.0f, 1.0f);
+        }
+        if (fraction) *fraction = frac;
+        return cell;
+    }
     bool encloses(const vec3& p) const;
 
     // Grid that encloses [lo, hi] with about `targetCells` cells, at least `minSpacing` apart.
