@@ -23,20 +23,20 @@
 
 namespace vfx {
 
-// parallelForEach whose body is compiled exactly once. When a loop body is inlined into several
-// of TBB's call sites each copy may be optimised differently (e.g. contracted into fused
-// multiply-adds); which copy runs an item depends on the thread count, so results could differ
-// in the last bit between thread counts. Calling the body through one out-of-line function
-// keeps the arithmetic identical for every item.
+// parallelForEach whose body is compiled exactly once: each chunk of items runs through one
+// out-of-line loop. Inlined into several of TBB's call sites, each copy of a body could be
+// optimised differently; which copy runs an item depends on the thread count. (The loop's own
+// vector body and scalar remainder do the same IEEE operations: the project builds with
+// -ffp-contract=off, so neither fuses multiply-adds the other does not.)
 template <typename Body>
-[[gnu::noinline]] void runItemOutOfLine(const Body& body, size_t item) {
-    body(item);
+[[gnu::noinline]] void runItemsOutOfLine(const Body& body, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) body(i);
 }
 
 template <typename Body>
 void parallelForEachStable(size_t begin, size_t end, const Body& body, size_t grain = 256) {
-    parallelForEach(
-        begin, end, [&](size_t i) { runItemOutOfLine(body, i); }, grain);
+    parallelForRange(
+        begin, end, [&](size_t b, size_t e) { runItemsOutOfLine(body, b, e); }, grain);
 }
 
 class NeighbourSearch {
