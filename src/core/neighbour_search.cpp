@@ -39,18 +39,27 @@ void NeighbourSearch::build(const std::vector<vec3>& positions, float radius) {
     const size_t n = positions.size();
     radius_ = radius;
     count_ = n;
-    // Cells at least `radius` wide, so the neighbours of a particle lie in the 3x3x3 block
-    // around its cell; candidateRanges() skips the rows of that block the sphere misses.
+    // Cells at least `radius` deep in y and z, so a particle's neighbours lie in the 3 x 3 rows of
+    // cells around its own, and a quarter of that long in x: a row is one contiguous run of the
+    // partition's order whatever its cells, and the shorter cells let candidateRanges() trim each
+    // row to the sphere more tightly (a third fewer candidates than cells `radius` long).
+    constexpr float kSlicesAlongX = 4.0f;
     const Box box = boundingBox(positions);
     float cell = radius;
     const vec3 extent = box.hi - box.lo;
-    auto cellsAlong = [&](float size) { return std::max(1, int(std::ceil(size / cell * (1.0f + 1e-6f)))); };
-    while (size_t(cellsAlong(extent.x)) * size_t(cellsAlong(extent.y)) * size_t(cellsAlong(extent.z)) > maxCellsFor(n))
-        cell *= 1.5f;
+    auto cellsAlong = [&](float size, float length) {
+        return std::max(1, int(std::ceil(size / length * (1.0f + 1e-6f))));
+    };
+    auto cellCount = [&] {
+        return size_t(cellsAlong(extent.x, cell / kSlicesAlongX)) * size_t(cellsAlong(extent.y, cell)) *
+               size_t(cellsAlong(extent.z, cell));
+    };
+    while (cellCount() > maxCellsFor(n)) cell *= 1.5f;
     GridShape shape;
     shape.minCorner = box.lo;
-    shape.spacing = vec3(cell);
-    shape.points = ivec3(cellsAlong(extent.x), cellsAlong(extent.y), cellsAlong(extent.z)) + ivec3(1);
+    shape.spacing = vec3(cell / kSlicesAlongX, cell, cell);
+    shape.points =
+        ivec3(cellsAlong(extent.x, shape.spacing.x), cellsAlong(extent.y, cell), cellsAlong(extent.z, cell)) + ivec3(1);
     partition_.build(shape, positions);
     // Positions by component in partition order: neighbour loops read them contiguously.
     const std::vector<uint32_t>& o = order();
@@ -90,36 +99,37 @@ bool NeighbourSearch::matches(const std::vector<vec3>& positions, float radius) 
 int NeighbourSearch::candidateRanges(const vec3& p, lanes::Ranges& ranges) const {
     const GridShape& shape = partition_.shape();
     const ivec3 dims = partition_.cells();
-    const float c = shape.spacing.x;
+    const vec3 cell = shape.spacing;
     // A hair over the radius: a particle whose cell was decided by rounding at a face is not lost.
     const float reach = radius_ * (1.0f + 1e-5f);
     const vec3 local = p - shape.minCorner;
     const ivec3 home = shape.cellOf(p);
-    const ivec3 lo = glm::max(home - ivec3(1), ivec3(0)), hi = glm::min(home + ivec3(1), dims - ivec3(1));
-    // Squared distance from the point to the slab of each neighbouring layer of cells, per axis
-    // (the home layer's is zero), found once and shared by the rows.
-    auto squaredGaps = [&](int axis, float coordinate) {
+    const int loY = std::max(home.y - 1, 0), hiY = std::min(home.y + 1, dims.y - 1);
+    const int loZ = std::max(home.z - 1, 0), hiZ = std::min(home.z + 1, dims.z - 1);
+    // Squared distance from the point to the slab of each neighbouring layer of cells along y or
+    // z (the home layer's is zero), found once and shared by the rows.
+    auto squaredGaps = [&](int axis, int lo, int hi) {
         std::array<float, 3> gap2{};
-        for (int cell = lo[axis]; cell <= hi[axis]; ++cell) {
-            const float below = float(cell) * c, above = below + c;
-            const float gap = std::max({below - coordinate, coordinate - above, 0.0f});
-            gap2[size_t(cell - home[axis] + 1)] = gap * gap;
+        for (int c = lo; c <= hi; ++c) {
+            const float below = float(c) * cell[axis], above = below + cell[axis];
+            const float gap = std::max({below - local[axis], local[axis] - above, 0.0f});
+            gap2[size_t(c - home[axis] + 1)] = gap * gap;
         }
         return gap2;
     };
-    const std::array<float, 3> gy2 = squaredGaps(1, local.y), gz2 = squaredGaps(2, local.z);
+    const std::array<float, 3> gy2 = squaredGaps(1, loY, hiY), gz2 = squaredGaps(2, loZ, hiZ);
     const float reach2 = reach * reach;
     int count = 0;
-    for (int z = lo.z; z <= hi.z; ++z) {
+    for (int z = loZ; z <= hiZ; ++z) {
         const float restZ = reach2 - gz2[size_t(z - home.z + 1)];
-        for (int y = lo.y; y <= hi.y; ++y) {
+        for (int y = loY; y <= hiY; ++y) {
             const float rest = restZ - gy2[size_t(y - home.y + 1)];
             if (rest < 0.0f) continue;  // this row of cells is out of reach
             // Cells along x are consecutive in the counting sort: the cells of the row the
             // sphere touches are one contiguous range of particles.
             const float halfWidth = std::sqrt(rest);
-            const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / c)), 0, dims.x - 1);
-            const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / c)), 0, dims.x - 1);
+            const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / cell.x)), 0, dims.x - 1);
+            const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / cell.x)), 0, dims.x - 1);
             const size_t row = partition_.cellIndex(ivec3(0, y, z));
             const uint32_t b = partition_.begin(row + size_t(x0));
             const uint32_t e = partition_.end(row + size_t(x1));

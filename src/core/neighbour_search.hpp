@@ -1,11 +1,12 @@
 #pragma once
 // Fixed-radius neighbour sums over particles (SPH, PSE diffusion).
 //
-// NeighbourSearch sorts particles into cells at least `radius` wide (a counting sort, so the
-// order is deterministic), keeps their positions by component in that order, and finds each
-// particle's candidate neighbours once per build: the particles of the cells of its 3x3x3 block
-// that the sphere of the radius reaches, as contiguous ranges of that order (one per row of
-// cells, since cells along x are consecutive). Every pass of a step then reuses them.
+// NeighbourSearch sorts particles into cells at least `radius` deep in y and z and a quarter of
+// that long in x (a counting sort, so the order is deterministic), keeps their positions by
+// component in that order, and finds each particle's candidate neighbours once per build: in
+// each of the 3 x 3 rows of cells around its own that the sphere of the radius reaches, the
+// cells the sphere spans, one contiguous range of that order (cells along x are consecutive).
+// Every pass of a step then reuses them.
 //
 // Sums over candidates run kLanes consecutive candidates at a time in one SIMD vector
 // (core/simd_lanes.hpp) and add the lanes in lane order. Terms have no branches: a
