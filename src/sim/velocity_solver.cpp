@@ -40,9 +40,31 @@ uint32_t spreadBits(uint32_t v) {
 
 constexpr int kMaxDepth = 10;  // 10 bits per axis in the Morton code
 
+// Sorts keys [begin, end) of one bucket by their Morton code bits below the bucket's: a stable
+// least-significant-digit radix sort, 8 bits a pass. The keys arrive in ascending index (the
+// bucketing pass is stable), and stable passes keep that order among equal codes, so the result
+// is the order of the whole (code, index) key.
+void radixSortBucket(uint64_t* keys, uint64_t* scratch, size_t count, int codeBits) {
+    if (count < 2) return;
+    if (count <= 32) {
+        std::sort(keys, keys + count);
+        return;
+    }
+    uint64_t* from = keys;
+    uint64_t* to = scratch;
+    for (int shift = 0; shift < codeBits; shift += 8) {
+        std::array<uint32_t, 257> start{};
+        for (size_t k = 0; k < count; ++k) ++start[size_t((from[k] >> (32 + shift)) & 0xffu) + 1];
+        for (size_t d = 0; d < 256; ++d) start[d + 1] += start[d];
+        for (size_t k = 0; k < count; ++k) to[start[size_t((from[k] >> (32 + shift)) & 0xffu)]++] = from[k];
+        std::swap(from, to);
+    }
+    if (from != keys) std::copy(from, from + count, keys);
+}
+
 // Sorts (Morton code << 32 | index) keys: a counting pass splits them by the code's top bits
-// into buckets, which are then sorted in parallel, with no merge. The keys are unique, so the
-// result is the same for any thread count.
+// into buckets, which are then radix-sorted in parallel, with no merge. The keys are unique, so
+// the result is the same for any thread count.
 void sortKeysInParallel(std::vector<uint64_t>& keys) {
     const size_t n = keys.size();
     if (n < 4096) {
@@ -59,9 +81,14 @@ void sortKeysInParallel(std::vector<uint64_t>& keys) {
     std::array<size_t, kBuckets> next{};
     std::copy(start.begin(), start.end() - 1, next.begin());
     for (uint64_t key : keys) bucketed[next[size_t(key >> kShift)]++] = key;
+    // keys is free now: each bucket uses its own stretch of it as scratch.
     parallelForEach(
         0, kBuckets,
-        [&](size_t b) { std::sort(bucketed.begin() + long(start[b]), bucketed.begin() + long(start[b + 1])); }, 1);
+        [&](size_t b) {
+            radixSortBucket(bucketed.data() + start[b], keys.data() + start[b], start[b + 1] - start[b],
+                            3 * kMaxDepth - kBucketBits);
+        },
+        1);
     keys.swap(bucketed);
 }
 
@@ -120,35 +147,37 @@ void VortonTree::build(const Vortons& vortons) {
 }
 
 uint32_t VortonTree::buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth) {
-    Node node;
-    node.begin = begin;
-    node.end = end;
+    // nodes_[self] was made zeroed (moments are summed later): only the layout is set here.
     const bool leaf = (end - begin) <= kLeafSize || depth >= kMaxDepth;
     if (!leaf) {
-        // Children are the runs of equal 3-bit Morton digit at this depth.
+        // Children are the runs of equal 3-bit Morton digit at this depth. The codes are sorted
+        // and share every digit above this one, so the digit never decreases: each run's end is
+        // found by bisection instead of a scan over the node's vortons.
         const int shift = 3 * (kMaxDepth - 1 - depth);
         uint32_t childBegins[9];
         uint32_t childCount = 0;
         uint32_t k = begin;
         while (k < end) {
             const uint32_t digit = (codes_[k] >> shift) & 7u;
-            uint32_t j = k;
-            while (j < end && ((codes_[j] >> shift) & 7u) == digit) ++j;
+            const auto runEnd = std::partition_point(codes_.begin() + k, codes_.begin() + end,
+                                                     [&](uint32_t code) { return ((code >> shift) & 7u) == digit; });
             childBegins[childCount++] = k;
-            k = j;
+            k = uint32_t(runEnd - codes_.begin());
         }
         childBegins[childCount] = end;
         if (childCount == 1) {
             // All points share this digit: descend without creating a node level.
             return buildNode(self, begin, end, depth + 1);
         }
-        node.firstChild = uint32_t(nodes_.size());
-        node.childCount = childCount;
-        for (uint32_t c = 0; c < childCount; ++c) nodes_.emplace_back();
+        const uint32_t firstChild = uint32_t(nodes_.size());
+        nodes_.resize(nodes_.size() + childCount);
         for (uint32_t c = 0; c < childCount; ++c)
-            buildNode(node.firstChild + c, childBegins[c], childBegins[c + 1], depth + 1);
+            buildNode(firstChild + c, childBegins[c], childBegins[c + 1], depth + 1);
+        nodes_[self].firstChild = firstChild;
+        nodes_[self].childCount = childCount;
     }
-    nodes_[self] = node;
+    nodes_[self].begin = begin;
+    nodes_[self].end = end;
     return self;
 }
 
@@ -214,15 +243,32 @@ VortonTree::CentreSums VortonTree::leafMoments(Node& node) const {
         node.maxSigma = std::max(node.maxSigma, sigma_[k]);
     }
     node.centre = sums.centre(node.end - node.begin);
+    // Sums in locals (the node's members could alias the vorton arrays, so the compiler would
+    // store them every iteration) and each quad[a] by its six distinct entries: d_i d_j is the
+    // same product either way round.
+    const vec3 centre = node.centre;
+    float size2 = 0.0f;
+    mat3 dipole(0.0f);
+    vec3 twist(0.0f);
+    float quad[3][6] = {};
     for (uint32_t k = node.begin; k < node.end; ++k) {
-        const vec3 d = pos_[k] - node.centre;
-        node.size = std::max(node.size, glm::length(d));
-        node.dipole += glm::outerProduct(alpha_[k], d);
-        node.twist += glm::cross(alpha_[k], d);
-        const mat3 dd = glm::outerProduct(d, d);
-        for (int a = 0; a < 3; ++a) node.quad[a] += alpha_[k][a] * dd;
+        const vec3 d = pos_[k] - centre;
+        const vec3 a = alpha_[k];
+        size2 = std::max(size2, glm::dot(d, d));
+        dipole += glm::outerProduct(a, d);
+        twist += glm::cross(a, d);
+        const float dd[6] = {d.x * d.x, d.y * d.x, d.z * d.x, d.y * d.y, d.z * d.y, d.z * d.z};
+        for (int c = 0; c < 3; ++c)
+            for (int e = 0; e < 6; ++e) quad[c][e] += a[c] * dd[e];
     }
-    for (int a = 0; a < 3; ++a) node.quadTrace[a] = node.quad[a][0][0] + node.quad[a][1][1] + node.quad[a][2][2];
+    node.size = std::sqrt(size2);  // the largest distance: sqrt is monotonic and exactly rounded
+    node.dipole = dipole;
+    node.twist = twist;
+    for (int c = 0; c < 3; ++c) {
+        const float* q = quad[c];
+        node.quad[c] = mat3(q[0], q[1], q[2], q[1], q[3], q[4], q[2], q[4], q[5]);
+        node.quadTrace[c] = node.quad[c][0][0] + node.quad[c][1][1] + node.quad[c][2][2];
+    }
     return sums;
 }
 
