@@ -35,7 +35,7 @@ Box boundingBox(const std::vector<vec3>& positions) {
 
 }  // namespace
 
-void NeighbourSearch::build(const std::vector<vec3>& positions, float radius) {
+void NeighbourSearch::build(const std::vector<vec3>& positions, float radius, Candidates candidates) {
     const size_t n = positions.size();
     radius_ = radius;
     count_ = n;
@@ -75,6 +75,11 @@ void NeighbourSearch::build(const std::vector<vec3>& positions, float radius) {
             z_[k] = p.z;
         },
         4096);
+    if (candidates == Candidates::None) {
+        ranges_.clear();
+        rangeCount_.clear();
+        return;
+    }
     ranges_.resize(n);
     rangeCount_.resize(n);
     parallelForEach(
@@ -94,6 +99,46 @@ bool NeighbourSearch::matches(const std::vector<vec3>& positions, float radius) 
             return true;
         },
         [](bool a, bool c) { return a && c; }, 4096);
+}
+
+int NeighbourSearch::forwardRanges(size_t k, lanes::Ranges& ranges) const {
+    const GridShape& shape = partition_.shape();
+    const ivec3 dims = partition_.cells();
+    const vec3 cell = shape.spacing;
+    const float reach = radius_ * (1.0f + 1e-5f);
+    const vec3 p(x_[k], y_[k], z_[k]);
+    const vec3 local = p - shape.minCorner;
+    const ivec3 home = shape.cellOf(p);
+    const float reach2 = reach * reach;
+    auto squaredGap = [&](int axis, int c) {
+        const float below = float(c) * cell[axis], above = below + cell[axis];
+        const float gap = std::max({below - local[axis], local[axis] - above, 0.0f});
+        return gap * gap;
+    };
+    int count = 0;
+    // The row's cells the sphere spans, from `from` on (the home row starts after k).
+    auto addRow = [&](int y, int z, float rest, size_t from) {
+        if (rest < 0.0f) return;
+        const float halfWidth = std::sqrt(rest);
+        const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / cell.x)), 0, dims.x - 1);
+        const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / cell.x)), 0, dims.x - 1);
+        const size_t row = partition_.cellIndex(ivec3(0, y, z));
+        const uint32_t b = std::max(partition_.begin(row + size_t(x0)), uint32_t(from));
+        const uint32_t e = partition_.end(row + size_t(x1));
+        if (e > b) {
+            ranges[size_t(count)][0] = b;
+            ranges[size_t(count)][1] = e;
+            ++count;
+        }
+    };
+    addRow(home.y, home.z, reach2, k + 1);
+    if (home.y + 1 < dims.y) addRow(home.y + 1, home.z, reach2 - squaredGap(1, home.y + 1), 0);
+    if (home.z + 1 < dims.z) {
+        const float restZ = reach2 - squaredGap(2, home.z + 1);
+        for (int y = std::max(home.y - 1, 0); y <= std::min(home.y + 1, dims.y - 1); ++y)
+            addRow(y, home.z + 1, restZ - squaredGap(1, y), 0);
+    }
+    return count;
 }
 
 int NeighbourSearch::candidateRanges(const vec3& p, lanes::Ranges& ranges) const {

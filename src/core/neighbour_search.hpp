@@ -18,6 +18,7 @@
 #include "core/parallel.hpp"
 #include "core/simd_lanes.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -42,8 +43,10 @@ void parallelForEachStable(size_t begin, size_t end, const Body& body, size_t gr
 
 class NeighbourSearch {
 public:
-    // Sorts the positions into cells and finds every particle's candidates within radius.
-    void build(const std::vector<vec3>& positions, float radius);
+    // Sorts the positions into cells and, unless told not to, finds every particle's candidates
+    // within radius (forEachParticle reads them; forEachRowColoured does not need them).
+    enum class Candidates { Stored, None };
+    void build(const std::vector<vec3>& positions, float radius, Candidates candidates = Candidates::Stored);
     // True if the last build() saw exactly these positions and this radius.
     bool matches(const std::vector<vec3>& positions, float radius) const;
 
@@ -73,6 +76,40 @@ public:
                 for (size_t k = c * kChunk; k < end; ++k) body(k, ranges_[k], int(rangeCount_[k]));
             },
             1);
+    }
+
+    // The half of particle k's candidates a symmetric pair sum visits from k: in k's own row the
+    // particles after k, and the rows (y + 1, z) and (y - 1 .. y + 1, z + 1). Every pair within
+    // the radius is then met exactly once, from its first particle. Returns the number of ranges.
+    int forwardRanges(size_t k, lanes::Ranges& ranges) const;
+
+    // Runs body(begin, end) for each row of cells (y, z), the particles [begin, end) in partition
+    // order, such that rows run at the same time are never within one row of each other in y or
+    // in the next row in z: six passes, rows (y mod 3, z mod 2) at a time, rows of a pass in
+    // parallel. A pair sum over forwardRanges may then write to both particles of a pair without
+    // races, and each particle receives its terms in an order fixed by the partition alone.
+    template <typename Body>
+    void forEachRowColoured(Body&& body) const {
+        const ivec3 cells = partition_.cells();
+        struct Row {
+            uint32_t begin, end;
+        };
+        std::vector<Row> rows;
+        for (int colour = 0; colour < 6; ++colour) {
+            rows.clear();
+            for (int z = colour / 3; z < cells.z; z += 2)
+                for (int y = colour % 3; y < cells.y; y += 3) {
+                    const uint32_t b = partition_.begin(partition_.cellIndex(ivec3(0, y, z)));
+                    const uint32_t e = partition_.end(partition_.cellIndex(ivec3(cells.x - 1, y, z)));
+                    if (e > b) rows.push_back(Row{b, e});
+                }
+            // Longest rows first, so the pass does not wait on a long row started last. (The
+            // order rows run in changes no result: rows of a pass write different vortons.)
+            std::stable_sort(rows.begin(), rows.end(),
+                             [](const Row& a, const Row& b) { return a.end - a.begin > b.end - b.begin; });
+            parallelForEachStable(
+                0, rows.size(), [&](size_t r) { body(size_t(rows[r].begin), size_t(rows[r].end)); }, 1);
+        }
     }
 
     // value(i) of every particle i gathered into partition order (padded).

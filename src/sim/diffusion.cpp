@@ -1,6 +1,7 @@
 #include "sim/diffusion.hpp"
 
 #include <cmath>
+#include <cstring>
 
 namespace vfx {
 
@@ -45,7 +46,7 @@ VFX_LANES_INLINE Lanes gaussianLanes(Lanes q2) {
     return e * e;
 }
 
-// What one vorton's exchange reads: per-vorton values in the neighbour search's order.
+// What the exchange reads: per-vorton values in the neighbour search's order.
 struct ExchangeInputs {
     const float *x, *y, *z;     // positions
     const float *wx, *wy, *wz;  // vorticity
@@ -54,21 +55,57 @@ struct ExchangeInputs {
     float viscosity, invEps2, cutoff2;
 };
 
-// sum_j nu_ij V_j (omega_j - omega_i) eta(|x_i - x_j| / eps) over the candidates of vorton k,
-// nu_ij = nu + (nu_t,i + nu_t,j) / 2; the vorton itself adds zero.
-VFX_SIMD_KERNEL vec3 exchangeSum(const ExchangeInputs& in, size_t k, const Ranges& ranges, int count) {
+// What the exchange writes: each vorton's sum of V_j (omega_j - omega_i) g_ij, in the same order.
+struct ExchangeSums {
+    float *x, *y, *z;
+};
+
+// One vorton's pairs with its forward candidates (each pair within reach met once, from its
+// first vorton). A pair's factor g = nu_ij eta(|x_i - x_j| / eps), nu_ij = nu + (nu_t,i +
+// nu_t,j) / 2, is symmetric: with t = g (omega_j - omega_i), vorton i gains t V_j and vorton j
+// loses t V_i, so the two changes carry opposite circulation and each pair costs one kernel
+// evaluation. Candidates sit in kLanes-wide vectors; a range's last, partial vector writes its
+// valid lanes one by one (the lanes past it belong to rows another thread may be writing).
+VFX_SIMD_KERNEL void exchangeForward(const ExchangeInputs& in, const ExchangeSums& out, size_t k, const Ranges& ranges,
+                                     int count) {
     const Lanes xk = splat(in.x[k]), yk = splat(in.y[k]), zk = splat(in.z[k]);
     const Lanes wxk = splat(in.wx[k]), wyk = splat(in.wy[k]), wzk = splat(in.wz[k]);
     const Lanes nuk = splat(in.viscosity + in.halfEddy[k]);
-    return sumVector(ranges, count, [&](size_t m) {
-        const Lanes dx = xk - load(in.x + m), dy = yk - load(in.y + m), dz = zk - load(in.z + m);
-        const Lanes q2 = (dx * dx + dy * dy + dz * dz) * in.invEps2;
-        const Lanes pairViscosity = nuk + load(in.halfEddy + m);
-        const Lanes weight =
-            q2 < in.cutoff2 ? kNormalisation * gaussianLanes(q2) * load(in.volume + m) * pairViscosity : Lanes{};
-        return Lanes3{(load(in.wx + m) - wxk) * weight, (load(in.wy + m) - wyk) * weight,
-                      (load(in.wz + m) - wzk) * weight};
-    });
+    const Lanes vk = splat(in.volume[k]);
+    Lanes sx{}, sy{}, sz{};
+    for (int r = 0; r < count; ++r)
+        for (size_t m = ranges[r][0], e = ranges[r][1]; m < e; m += kLanes) {
+            const Lanes dx = xk - load(in.x + m), dy = yk - load(in.y + m), dz = zk - load(in.z + m);
+            const Lanes q2 = (dx * dx + dy * dy + dz * dz) * in.invEps2;
+            const Lanes pairViscosity = nuk + load(in.halfEddy + m);
+            const Lanes inRange = firstLanes(Lanes{} + 1.0f, e - m);
+            const Lanes g = q2 < in.cutoff2 ? kNormalisation * gaussianLanes(q2) * pairViscosity * inRange : Lanes{};
+            const Lanes tx = (load(in.wx + m) - wxk) * g, ty = (load(in.wy + m) - wyk) * g,
+                        tz = (load(in.wz + m) - wzk) * g;
+            const Lanes vm = load(in.volume + m);
+            sx += tx * vm;
+            sy += ty * vm;
+            sz += tz * vm;
+            const Lanes lx = tx * vk, ly = ty * vk, lz = tz * vk;
+            if (e - m >= size_t(kLanes)) {
+                auto subtract = [&](float* sum, Lanes loss) {
+                    const Lanes updated = load(sum + m) - loss;
+                    std::memcpy(sum + m, &updated, sizeof updated);
+                };
+                subtract(out.x, lx);
+                subtract(out.y, ly);
+                subtract(out.z, lz);
+            } else {
+                for (size_t l = 0; l < e - m; ++l) {
+                    out.x[m + l] -= lx[l];
+                    out.y[m + l] -= ly[l];
+                    out.z[m + l] -= lz[l];
+                }
+            }
+        }
+    out.x[k] += addLanes(sx);
+    out.y[k] += addLanes(sy);
+    out.z[k] += addLanes(sz);
 }
 
 }  // namespace
@@ -81,7 +118,7 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std:
     for (size_t i = 0; i < n; ++i) spacingSum += vortons.spacing(i);
     const float eps = widthScale_ * float(spacingSum / double(n));
     lastWidth_ = eps;
-    search_.build(vortons.position, kCutoff * eps);
+    search_.build(vortons.position, kCutoff * eps, NeighbourSearch::Candidates::None);
 
     // Vorticity and volume in partition order, for the SIMD neighbour sums.
     const std::vector<float> wx = search_.sorted([&](size_t i) { return vortons.vorticity[i].x; });
@@ -93,15 +130,22 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std:
     const std::vector<float> halfEddy = search_.sorted([&](size_t i) { return eddy ? 0.5f * eddyViscosity[i] : 0.0f; });
     const float rate = dt * invEps2 * invEps3;  // eta_eps = eps^-3 eta(r / eps)
     const float cutoff2 = kCutoff * kCutoff;
-    change_.resize(n);
-    const std::vector<uint32_t>& order = search_.order();
+    sumX_ = lanes::padded(n);
+    sumY_ = lanes::padded(n);
+    sumZ_ = lanes::padded(n);
     const ExchangeInputs inputs{search_.x(),   search_.y(),     search_.z(), wx.data(), wy.data(), wz.data(),
                                 volume.data(), halfEddy.data(), viscosity,   invEps2,   cutoff2};
-    search_.forEachParticle([&](size_t k, const Ranges& ranges, int count) {
-        change_[order[k]] = exchangeSum(inputs, k, ranges, count) * rate;
+    const ExchangeSums sums{sumX_.data(), sumY_.data(), sumZ_.data()};
+    search_.forEachRowColoured([&](size_t begin, size_t end) {
+        Ranges ranges;
+        for (size_t k = begin; k < end; ++k) {
+            const int count = search_.forwardRanges(k, ranges);
+            exchangeForward(inputs, sums, k, ranges, count);
+        }
     });
+    const std::vector<uint32_t>& order = search_.order();
     parallelForEach(
-        0, n, [&](size_t i) { vortons.vorticity[i] += change_[i]; }, 4096);
+        0, n, [&](size_t k) { vortons.vorticity[order[k]] += vec3(sumX_[k], sumY_[k], sumZ_[k]) * rate; }, 4096);
 }
 
 }  // namespace vfx

@@ -2,10 +2,12 @@
 // Viscous diffusion of vorticity by particle strength exchange (PSE).
 //   d(omega_i)/dt = nu / eps^2 * sum_j V_j (omega_j - omega_i) eta_eps(|x_i - x_j|)
 // with a Gaussian kernel eta truncated at 2 eps and renormalised so its second moment is exact
-// (the condition that makes the sum approximate the Laplacian). Each vorton gathers from its
-// neighbours (NeighbourSearch, SIMD over candidates) and writes only itself: race-free and
-// identical for any thread count. The pair terms computed from either side are exact
-// negatives, so total circulation sum(omega V) is conserved to round-off.
+// (the condition that makes the sum approximate the Laplacian). Each pair within reach is met
+// once, from its first vorton (NeighbourSearch::forwardRanges, SIMD over candidates), and its
+// one kernel evaluation changes both vortons by opposite circulation, so total circulation
+// sum(omega V) is conserved to round-off. Rows of the partition run in six passes of rows that
+// never write the same vortons (NeighbourSearch::forEachRowColoured): race-free, and every
+// vorton receives its terms in an order fixed by the partition, identical for any thread count.
 #include "core/neighbour_search.hpp"
 #include "sim/particles.hpp"
 
@@ -33,7 +35,7 @@ private:
     float widthScale_;
     float lastWidth_ = 0.0f;
     NeighbourSearch search_;
-    std::vector<vec3> change_;
+    std::vector<float> sumX_, sumY_, sumZ_;  // each vorton's exchange sum, in partition order
 };
 
 }  // namespace vfx
