@@ -409,29 +409,39 @@ std::vector<VortonTree::TraversalNode> VortonTree::traversalNodes(float theta) c
 void VortonTree::collectInteractions(const std::vector<TraversalNode>& nodes, const std::vector<uint32_t>& start,
                                      const vec3& centre, float radius, std::vector<uint32_t>& far,
                                      std::vector<uint32_t>& near) {
-    // One start node at a time: the stack then holds at most one root-to-leaf path's waiting
-    // siblings, whatever the length of `start` (a small opening angle makes it long).
-    std::vector<uint32_t>& stack = traversalStack();
+    // Without branches on the outcome, which follows no pattern the CPU could predict: each node
+    // is written to both lists and counted in the one it belongs to, and all eight child slots
+    // are written to the stack, of which it keeps the node's children if it opens. One start node
+    // at a time: the stack then holds at most one root-to-leaf path's waiting siblings (7 per
+    // level of at most kMaxDepth + 1, plus the eight slots written past the top).
+    constexpr int kStackSize = 7 * (kMaxDepth + 1) + 1 + 8;
+    uint32_t stack[kStackSize];
+    thread_local std::vector<uint32_t> farFound, nearFound;  // reused by each call on a thread
+    farFound.resize(nodes.size());
+    nearFound.resize(nodes.size());
+    size_t farCount = 0, nearCount = 0;
     for (uint32_t root : start) {
-        stack.clear();
-        stack.push_back(root);
-        while (!stack.empty()) {
-            const uint32_t index = stack.back();
-            stack.pop_back();
+        int top = 0;
+        stack[top++] = root;
+        while (top > 0) {
+            const uint32_t index = stack[--top];
             const TraversalNode& node = nodes[index];
             // The nearest target, radius inside the sphere, is beyond the cluster distance:
             // compared squared (both sides are non-negative), no square root per node.
             const vec3 offset = centre - node.centre;
             const float needed = radius + node.clusterDistance;
-            if (glm::dot(offset, offset) > needed * needed) {
-                far.push_back(index);
-            } else if (node.childCount == 0) {
-                near.push_back(index);
-            } else {
-                for (uint32_t c = 0; c < node.childCount; ++c) stack.push_back(node.firstChild + c);
-            }
+            const bool isFar = glm::dot(offset, offset) > needed * needed;
+            const bool isLeaf = node.childCount == 0;
+            farFound[farCount] = index;
+            farCount += size_t(isFar);
+            nearFound[nearCount] = index;
+            nearCount += size_t(!isFar & isLeaf);
+            for (uint32_t c = 0; c < 8; ++c) stack[top + int(c)] = node.firstChild + c;
+            top += (!isFar & !isLeaf) ? int(node.childCount) : 0;
         }
     }
+    far.insert(far.end(), farFound.begin(), farFound.begin() + long(farCount));
+    near.insert(near.end(), nearFound.begin(), nearFound.begin() + long(nearCount));
 }
 
 void VortonTree::collectShared(const std::vector<TraversalNode>& nodes, const SharedTargets& g, SharedLists& lists) {
