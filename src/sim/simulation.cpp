@@ -35,9 +35,15 @@ struct MotionHistory {
 
     void clear() {
         dt = 0.0f;
+        clearVortons();
+        tracerVelocity.clear();
+    }
+    // The vortons' rates only (a remesh makes new vortons): the tracers are the same particles
+    // in a flow that is the same across the remesh, so they keep their last velocity and the
+    // two-step rule (without it they would take the midpoint rule, a second lookup each).
+    void clearVortons() {
         vortonVelocity.clear();
         stretching.clear();
-        tracerVelocity.clear();
     }
 };
 
@@ -300,7 +306,7 @@ void Simulation::remesh() {
             return true;
         };
     if (!work_->remesher.apply(vortons_, settings, fluidRegion)) return;
-    work_->history.clear();  // new particles have no past
+    work_->history.clearVortons();  // new particles have no past
     remeshSpacing_ = work_->remesher.lastSpacing();
     ++remeshCount_;
 }
