@@ -578,6 +578,24 @@ void Simulation::depositDensity() {
             for (int y = 0; y < n.y; ++y)
                 for (int x = 0; x < n.x; ++x) {
                     float sum = 0.0f, covered = 0.0f;
+                    const bool inside = x > 0 && y > 0 && z > 0 && x < cells.x && y < cells.y && z < cells.z;
+                    if (inside) {
+                        // All 8 cells around the point exist: fixed strides from the first, in
+                        // the same order as the general loop below.
+                        const size_t sy = size_t(cells.x), sz = size_t(cells.x) * size_t(cells.y);
+                        const CornerSums* first = &cellSums[partition_.cellIndex(ivec3(x - 1, y - 1, z - 1))];
+                        for (int dz = 0; dz < 2; ++dz)
+                            for (int dy = 0; dy < 2; ++dy)
+                                for (int dx = 0; dx < 2; ++dx) {
+                                    const CornerSums& sums = first[size_t(dz) * sz + size_t(dy) * sy + size_t(dx)];
+                                    const int corner = (1 - dx) + 2 * (1 - dy) + 4 * (1 - dz);
+                                    sum += sums.mass[corner];
+                                    covered += sums.volume[corner];
+                                }
+                        densityGrid_.at(x, y, z) = sum * invCellVolume;
+                        work_->coverage.at(x, y, z) = covered * invCellVolume;
+                        continue;
+                    }
                     for (int cz = std::max(z - 1, 0); cz <= std::min(z, cells.z - 1); ++cz)
                         for (int cy = std::max(y - 1, 0); cy <= std::min(y, cells.y - 1); ++cy)
                             for (int cx = std::max(x - 1, 0); cx <= std::min(x, cells.x - 1); ++cx) {
