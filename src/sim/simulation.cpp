@@ -387,6 +387,11 @@ static void differentiate(const UniformGrid<T>& field, UniformGrid<Gradient>& ou
     const GridShape& shape = field.shape();
     out.reset(shape);
     const ivec3 n = shape.points;
+    const bool solid = !shape.flatAxis(0) && !shape.flatAxis(1) && !shape.flatAxis(2);
+    const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * size_t(n.y)};
+    // 1 / (2 h): the same factor axisDerivative takes for a centred difference.
+    const float invSpan[3] = {1.0f / (2.0f * shape.spacing.x), 1.0f / (2.0f * shape.spacing.y),
+                              1.0f / (2.0f * shape.spacing.z)};
     parallelForEach(
         0, size_t(n.z),
         [&](size_t zi) {
@@ -394,7 +399,13 @@ static void differentiate(const UniformGrid<T>& field, UniformGrid<Gradient>& ou
             for (int y = 0; y < n.y; ++y)
                 for (int x = 0; x < n.x; ++x) {
                     Gradient g;
-                    for (int a = 0; a < 3; ++a) g[a] = axisDerivative(field, x, y, z, a);
+                    const bool interior = solid && x > 0 && y > 0 && z > 0 && x < n.x - 1 && y < n.y - 1 && z < n.z - 1;
+                    if (interior) {
+                        const size_t k = shape.index(x, y, z);
+                        for (int a = 0; a < 3; ++a) g[a] = (field[k + stride[a]] - field[k - stride[a]]) * invSpan[a];
+                    } else {
+                        for (int a = 0; a < 3; ++a) g[a] = axisDerivative(field, x, y, z, a);
+                    }
                     out.at(x, y, z) = g;
                 }
         },
