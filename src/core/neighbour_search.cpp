@@ -89,7 +89,7 @@ void NeighbourSearch::build(const std::vector<vec3>& positions, float radius, Ca
 
 bool NeighbourSearch::matches(const std::vector<vec3>& positions, float radius) const {
     const size_t n = positions.size();
-    if (radius != radius_ || n != count_ || n != order().size()) return false;
+    if (radius != radius_ || n != count_ || n != order().size() || ranges_.size() != n) return false;
     const std::vector<uint32_t>& o = order();
     return deterministicReduce<bool>(
         n, true,

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace vfx {
@@ -67,6 +68,8 @@ public:
     // its candidates. body must write only particle k's outputs.
     template <typename Body>
     void forEachParticle(Body&& body) const {
+        if (ranges_.size() != count_)
+            throw std::logic_error("NeighbourSearch::forEachParticle after a build without stored candidates");
         constexpr size_t kChunk = 64;  // consecutive in partition order, so spatially close
         const size_t n = count_;
         parallelForEachStable(
@@ -84,10 +87,11 @@ public:
     int forwardRanges(size_t k, lanes::Ranges& ranges) const;
 
     // Runs body(begin, end) for each row of cells (y, z), the particles [begin, end) in partition
-    // order, such that rows run at the same time are never within one row of each other in y or
-    // in the next row in z: six passes, rows (y mod 3, z mod 2) at a time, rows of a pass in
-    // parallel. A pair sum over forwardRanges may then write to both particles of a pair without
-    // races, and each particle receives its terms in an order fixed by the partition alone.
+    // order, in six passes, rows (y mod 3, z mod 2) at a time, rows of a pass in parallel. A row's
+    // forward pairs write rows y and y + 1 at z and y - 1 .. y + 1 at z + 1; rows of one pass are
+    // at least 3 apart in y (same z) or 2 apart in z, so they never write the same particles. A
+    // pair sum over forwardRanges may then write to both particles of a pair without races, and
+    // each particle receives its terms in an order fixed by the partition alone.
     template <typename Body>
     void forEachRowColoured(Body&& body) const {
         const ivec3 cells = partition_.cells();

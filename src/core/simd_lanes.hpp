@@ -18,14 +18,21 @@
 // A kernel may fuse multiply-adds (the project otherwise builds with -ffp-contract=off): its
 // body is one piece of code that runs over whole vectors, masked at the ends, with no scalar
 // remainder loop compiled apart, so every item and every thread runs the same instructions and
-// results stay bitwise the same for any thread count. The fused and the baseline copy round
-// differently, so two CPUs (or a native and a portable build) may differ in the last bits.
+// results stay bitwise the same for any thread count. Which copy runs depends on the CPU, never
+// on the threads; the fused and the baseline copy round differently, so two CPUs (or a native
+// and a portable build) may differ in the last bits. VFX_SIMD_KERNEL_UNFUSED marks a kernel
+// whose arithmetic must equal, bit for bit, the same formula computed outside the kernels.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__) && \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define VFX_SIMD_KERNEL \
     __attribute__((target_clones("arch=x86-64-v3", "default"), flatten, optimize("fp-contract=fast")))
-#else
+#define VFX_SIMD_KERNEL_UNFUSED __attribute__((target_clones("arch=x86-64-v3", "default"), flatten))
+#elif defined(__GNUC__) && !defined(__clang__)
 #define VFX_SIMD_KERNEL __attribute__((flatten, optimize("fp-contract=fast")))
+#define VFX_SIMD_KERNEL_UNFUSED __attribute__((flatten))
+#else
+#define VFX_SIMD_KERNEL __attribute__((flatten))
+#define VFX_SIMD_KERNEL_UNFUSED __attribute__((flatten))
 #endif
 // Everything a kernel calls (the helpers below, the lambdas it passes them) is inlined into each
 // copy (flatten), so each copy runs its own code and no 8-float vector crosses a call between

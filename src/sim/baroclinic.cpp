@@ -36,9 +36,11 @@ struct WeightMoments {
 // vortons of the cells in r. A row of cells along x is one run of the partition's order, taken
 // kLanes vortons at a time (the lanes past the run's end are masked). Vortons beyond reach
 // (about half of the block) add exact zeros, so there is no branch. The lane a vorton lands in
-// depends only on the partition, never on the thread.
-VFX_SIMD_KERNEL WeightMoments momentsAround(const SortedPositions& p, const vec3& at, const Range& r,
-                                            const CellPartition& partition, float invReach2) {
+// depends only on the partition, never on the thread. Unfused (see core/simd_lanes.hpp): pass 2
+// must compute each vorton's weight with exactly these operations, so that the shares a point
+// hands out sum to its source up to round-off of the sums alone.
+VFX_SIMD_KERNEL_UNFUSED WeightMoments momentsAround(const SortedPositions& p, const vec3& at, const Range& r,
+                                                    const CellPartition& partition, float invReach2) {
     using lanes::Lanes;
     Lanes sum{}, fx{}, fy{}, fz{}, xx{}, xy{}, xz{}, yy{}, yz{}, zz{};
     for (int cz = r.lo.z; cz <= r.hi.z; ++cz)
@@ -78,13 +80,13 @@ VFX_SIMD_KERNEL WeightMoments momentsAround(const SortedPositions& p, const vec3
 // four points of a row along x fill half of the lanes, two rows of the same z plane the whole.
 // Lanes past a clamped row's end, or a missing second row, are masked to weight zero; points
 // without a source or beyond reach add exact zeros, so there is no other branch.
-VFX_SIMD_KERNEL vec3 gatherShares(const BaroclinicShareFactors& f, const GridShape& shape, const vec3& x,
-                                  const Range& r, float invReach2) {
+VFX_SIMD_KERNEL_UNFUSED vec3 gatherShares(const BaroclinicShareFactors& f, const GridShape& shape, const vec3& x,
+                                          const Range& r, float invReach2) {
     using lanes::Lanes;
     const Lanes alongRow = {0, 1, 2, 3, 0, 1, 2, 3};
     const Lanes secondRow = {0, 0, 0, 0, 1, 1, 1, 1};
     const float rowLength = float(r.hi.x - r.lo.x + 1);
-    // Same arithmetic as GridShape::pointPosition, so offsets match the ones pass 1 used.
+    // Same arithmetic as GridShape::pointPosition (unfused), so offsets match the ones pass 1 used.
     const Lanes dx = x.x - (shape.minCorner.x + (float(r.lo.x) + alongRow) * shape.spacing.x);
     Lanes gx{}, gy{}, gz{};
     for (int pz = r.lo.z; pz <= r.hi.z; ++pz) {

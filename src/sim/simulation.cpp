@@ -39,7 +39,7 @@ struct MotionHistory {
         tracerVelocity.clear();
     }
     // The vortons' rates only (a remesh makes new vortons): the tracers are the same particles
-    // in a flow that is the same across the remesh, so they keep their last velocity and the
+    // in a flow that is continuous across the remesh, so they keep their last velocity and the
     // two-step rule (without it they would take the midpoint rule, a second lookup each).
     void clearVortons() {
         vortonVelocity.clear();
@@ -862,8 +862,9 @@ void Simulation::computeSph(const FluidMethodStep& method, float dt) {
 void Simulation::advect(const FluidMethodStep& method, float dt) {
     // Two-step Adams-Bashforth on the velocity at each particle: second order in time, in a flow
     // that changes as it moves (a ring's swirl travels with the ring). Without a last step (the
-    // first, after a remesh, or adams_bashforth off): the midpoint rule in the frozen grid field,
-    // second order along curved streamlines but first order in the field's own change.
+    // first, a vorton's first after a remesh, or adams_bashforth off): the midpoint rule in the
+    // frozen grid field, second order along curved streamlines but first order in the field's
+    // own change.
     // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot
     // make results depend on the thread count.)
     const UniformGrid<vec3>& u = velocityGrid_;
