@@ -101,89 +101,66 @@ bool NeighbourSearch::matches(const std::vector<vec3>& positions, float radius) 
         [](bool a, bool c) { return a && c; }, 4096);
 }
 
+float NeighbourSearch::squaredSlabGap(const vec3& local, int axis, int c) const {
+    const float size = partition_.shape().spacing[axis];
+    const float below = float(c) * size, above = below + size;
+    const float gap = std::max({below - local[axis], local[axis] - above, 0.0f});
+    return gap * gap;
+}
+
+void NeighbourSearch::appendRow(const vec3& local, int y, int z, float rest, uint32_t from, lanes::Ranges& ranges,
+                                int& count) const {
+    if (rest < 0.0f) return;  // this row of cells is out of reach
+    // Cells along x are consecutive in the counting sort: the cells of the row the sphere
+    // touches are one contiguous range of particles.
+    const int cellsX = partition_.cells().x;
+    const float length = partition_.shape().spacing.x;
+    const float halfWidth = std::sqrt(rest);
+    const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / length)), 0, cellsX - 1);
+    const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / length)), 0, cellsX - 1);
+    const size_t row = partition_.cellIndex(ivec3(0, y, z));
+    const uint32_t b = std::max(partition_.begin(row + size_t(x0)), from);
+    const uint32_t e = partition_.end(row + size_t(x1));
+    if (e > b) {
+        ranges[size_t(count)][0] = b;
+        ranges[size_t(count)][1] = e;
+        ++count;
+    }
+}
+
 int NeighbourSearch::forwardRanges(size_t k, lanes::Ranges& ranges) const {
-    const GridShape& shape = partition_.shape();
     const ivec3 dims = partition_.cells();
-    const vec3 cell = shape.spacing;
-    const float reach = radius_ * (1.0f + 1e-5f);
     const vec3 p(x_[k], y_[k], z_[k]);
-    const vec3 local = p - shape.minCorner;
-    const ivec3 home = shape.cellOf(p);
-    const float reach2 = reach * reach;
-    auto squaredGap = [&](int axis, int c) {
-        const float below = float(c) * cell[axis], above = below + cell[axis];
-        const float gap = std::max({below - local[axis], local[axis] - above, 0.0f});
-        return gap * gap;
-    };
+    const vec3 local = p - partition_.shape().minCorner;
+    const ivec3 home = partition_.shape().cellOf(p);
+    const float reach2 = reach() * reach();
     int count = 0;
-    // The row's cells the sphere spans, from `from` on (the home row starts after k).
-    auto addRow = [&](int y, int z, float rest, size_t from) {
-        if (rest < 0.0f) return;
-        const float halfWidth = std::sqrt(rest);
-        const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / cell.x)), 0, dims.x - 1);
-        const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / cell.x)), 0, dims.x - 1);
-        const size_t row = partition_.cellIndex(ivec3(0, y, z));
-        const uint32_t b = std::max(partition_.begin(row + size_t(x0)), uint32_t(from));
-        const uint32_t e = partition_.end(row + size_t(x1));
-        if (e > b) {
-            ranges[size_t(count)][0] = b;
-            ranges[size_t(count)][1] = e;
-            ++count;
-        }
-    };
-    addRow(home.y, home.z, reach2, k + 1);
-    if (home.y + 1 < dims.y) addRow(home.y + 1, home.z, reach2 - squaredGap(1, home.y + 1), 0);
+    appendRow(local, home.y, home.z, reach2, uint32_t(k + 1), ranges, count);  // the rest of k's row
+    if (home.y + 1 < dims.y)
+        appendRow(local, home.y + 1, home.z, reach2 - squaredSlabGap(local, 1, home.y + 1), 0, ranges, count);
     if (home.z + 1 < dims.z) {
-        const float restZ = reach2 - squaredGap(2, home.z + 1);
+        const float restZ = reach2 - squaredSlabGap(local, 2, home.z + 1);
         for (int y = std::max(home.y - 1, 0); y <= std::min(home.y + 1, dims.y - 1); ++y)
-            addRow(y, home.z + 1, restZ - squaredGap(1, y), 0);
+            appendRow(local, y, home.z + 1, restZ - squaredSlabGap(local, 1, y), 0, ranges, count);
     }
     return count;
 }
 
 int NeighbourSearch::candidateRanges(const vec3& p, lanes::Ranges& ranges) const {
-    const GridShape& shape = partition_.shape();
     const ivec3 dims = partition_.cells();
-    const vec3 cell = shape.spacing;
-    // A hair over the radius: a particle whose cell was decided by rounding at a face is not lost.
-    const float reach = radius_ * (1.0f + 1e-5f);
-    const vec3 local = p - shape.minCorner;
-    const ivec3 home = shape.cellOf(p);
+    const vec3 local = p - partition_.shape().minCorner;
+    const ivec3 home = partition_.shape().cellOf(p);
     const int loY = std::max(home.y - 1, 0), hiY = std::min(home.y + 1, dims.y - 1);
     const int loZ = std::max(home.z - 1, 0), hiZ = std::min(home.z + 1, dims.z - 1);
-    // Squared distance from the point to the slab of each neighbouring layer of cells along y or
-    // z (the home layer's is zero), found once and shared by the rows.
-    auto squaredGaps = [&](int axis, int lo, int hi) {
-        std::array<float, 3> gap2{};
-        for (int c = lo; c <= hi; ++c) {
-            const float below = float(c) * cell[axis], above = below + cell[axis];
-            const float gap = std::max({below - local[axis], local[axis] - above, 0.0f});
-            gap2[size_t(c - home[axis] + 1)] = gap * gap;
-        }
-        return gap2;
-    };
-    const std::array<float, 3> gy2 = squaredGaps(1, loY, hiY), gz2 = squaredGaps(2, loZ, hiZ);
-    const float reach2 = reach * reach;
+    // The gap of each neighbouring layer along y, found once and shared by the rows.
+    std::array<float, 3> gapY2{};
+    for (int y = loY; y <= hiY; ++y) gapY2[size_t(y - home.y + 1)] = squaredSlabGap(local, 1, y);
+    const float reach2 = reach() * reach();
     int count = 0;
     for (int z = loZ; z <= hiZ; ++z) {
-        const float restZ = reach2 - gz2[size_t(z - home.z + 1)];
-        for (int y = loY; y <= hiY; ++y) {
-            const float rest = restZ - gy2[size_t(y - home.y + 1)];
-            if (rest < 0.0f) continue;  // this row of cells is out of reach
-            // Cells along x are consecutive in the counting sort: the cells of the row the
-            // sphere touches are one contiguous range of particles.
-            const float halfWidth = std::sqrt(rest);
-            const int x0 = std::clamp(int(std::floor((local.x - halfWidth) / cell.x)), 0, dims.x - 1);
-            const int x1 = std::clamp(int(std::floor((local.x + halfWidth) / cell.x)), 0, dims.x - 1);
-            const size_t row = partition_.cellIndex(ivec3(0, y, z));
-            const uint32_t b = partition_.begin(row + size_t(x0));
-            const uint32_t e = partition_.end(row + size_t(x1));
-            if (e > b) {
-                ranges[size_t(count)][0] = b;
-                ranges[size_t(count)][1] = e;
-                ++count;
-            }
-        }
+        const float restZ = reach2 - squaredSlabGap(local, 2, z);
+        for (int y = loY; y <= hiY; ++y)
+            appendRow(local, y, z, restZ - gapY2[size_t(y - home.y + 1)], 0, ranges, count);
     }
     return count;
 }

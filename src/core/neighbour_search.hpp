@@ -127,6 +127,15 @@ public:
     }
 
 private:
+    // A hair over the radius: a particle whose cell was decided by rounding at a face is not lost.
+    float reach() const { return radius_ * (1.0f + 1e-5f); }
+    // Squared distance from a point (`local`, relative to the corner) to the slab of cell c along
+    // axis (zero inside it).
+    float squaredSlabGap(const vec3& local, int axis, int c) const;
+    // Appends to ranges the particles of row (y, z) in the cells the sphere spans there, `rest`
+    // being reach^2 less the row's squared gap in y and z, from partition index `from` on.
+    void appendRow(const vec3& local, int y, int z, float rest, uint32_t from, lanes::Ranges& ranges, int& count) const;
+
     CellPartition partition_;
     float radius_ = 0.0f;
     size_t count_ = 0;
