@@ -5,6 +5,10 @@
 //                      milliseconds (sim.timers()) are reported as counters ms_<phase>.
 //  BM_TreeVelocityOnGrid   VortonTree build + blocked velocity on the step's grid (the velocity phase).
 //  BM_TreeBuild        VortonTree build alone (Morton sort, nodes, moments).
+//  BM_TreeVelocityAtVortons  velocity at the vortons themselves, blocked in Morton order or one
+//                      traversal per point (arg per_point): what the flow's energy needs.
+//  BM_Diagnostics      Simulation::diagnostics(): energy, impulse, circulation (the demo's Stats
+//                      panel, the CSV rows).
 //  BM_DirectVelocityOnGrid direct summation at the same points (4k and 16k only: O(N^2)).
 //  BM_PseDiffusion     one PSE diffusion pass.
 //
@@ -136,6 +140,35 @@ void BM_TreeBuild(benchmark::State& state) {
     state.counters["nodes"] = double(tree.nodeCount());
 }
 
+void BM_TreeVelocityAtVortons(benchmark::State& state) {
+    VelocityCase c(size_t(state.range(0)));
+    tbb::task_arena arena(int(state.range(1)));
+    const bool perPoint = state.range(2) != 0;
+    const float theta = FluidParams{}.treeOpeningAngle;
+    VortonTree tree;
+    tree.build(c.sim.vortons());
+    std::vector<vec3> out;
+    for (auto _ : state) {
+        arena.execute([&] {
+            if (perPoint)
+                tree.velocityPerPoint(c.sim.vortons().position, out, theta);
+            else
+                tree.velocity(c.sim.vortons().position, out, theta);
+        });
+        benchmark::DoNotOptimize(out.data());
+    }
+}
+
+void BM_Diagnostics(benchmark::State& state) {
+    VelocityCase c(size_t(state.range(0)));
+    tbb::task_arena arena(int(state.range(1)));
+    for (auto _ : state) {
+        Diagnostics d;
+        arena.execute([&] { d = c.sim.diagnostics(); });
+        benchmark::DoNotOptimize(d);
+    }
+}
+
 void BM_DirectVelocityOnGrid(benchmark::State& state) {
     VelocityCase c(size_t(state.range(0)));
     tbb::task_arena arena(int(state.range(1)));
@@ -198,6 +231,13 @@ BENCHMARK(BM_AuthorsDyeDropFrame)
     ->UseRealTime();
 BENCHMARK(BM_TreeVelocityOnGrid)->Apply(phaseCases);
 BENCHMARK(BM_TreeBuild)->Apply(phaseCases);
+BENCHMARK(BM_TreeVelocityAtVortons)
+    ->ArgNames({"vortons", "threads", "per_point"})
+    ->ArgsProduct({{4096, 16384, 65536}, {1, 2}, {0, 1}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.2);
+BENCHMARK(BM_Diagnostics)->Apply(phaseCases);
 BENCHMARK(BM_DirectVelocityOnGrid)
     ->Apply([](benchmark::internal::Benchmark* b) {
         sizeThreadArgs(b, {4096, 16384});

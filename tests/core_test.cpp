@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -149,7 +150,7 @@ TEST(VortonTree, GridBlocksMatchDirectSummation) {
     EXPECT_LT(test::relativeRms(exact, direct), 1e-5);
     const float theta = FluidParams{}.treeOpeningAngle;
     tree.velocityOnGrid(shape, blocked, theta);
-    tree.velocity(points, perPoint, theta);
+    tree.velocityPerPoint(points, perPoint, theta);
     const double blockedError = test::relativeRms(blocked, direct), perPointError = test::relativeRms(perPoint, direct);
     std::printf("grid around a ring, %zu points: per-point RMS error %.3f%%, blocked %.3f%%\n", points.size(),
                 100.0 * perPointError, 100.0 * blockedError);
@@ -172,7 +173,7 @@ TEST(VortonTree, GridBlocksAtASmallOpeningAngleStayAsAccurateAsPerPoint) {
     directVelocity(v, points, direct);
     for (float theta : {0.05f, 0.15f}) {
         tree.velocityOnGrid(shape, blocked, theta);
-        tree.velocity(points, perPoint, theta);
+        tree.velocityPerPoint(points, perPoint, theta);
         const double blockedError = test::relativeRms(blocked, direct);
         // Same criterion, stricter per block: as accurate as per point, up to float rounding of
         // the summation order (5%, as in the test above; 1e-7 when both are near exact).
@@ -181,6 +182,42 @@ TEST(VortonTree, GridBlocksAtASmallOpeningAngleStayAsAccurateAsPerPoint) {
         // (the grid test above) to ~0.01% at 0.15, so 0.1% is a bound the method must meet.
         EXPECT_LT(blockedError, 1e-3) << "theta " << theta;
     }
+}
+
+TEST(VortonTree, ScatteredPointsInMortonBlocksAreAsAccurateAsPerPoint) {
+    // Scattered points (the vortons themselves, shuffled, and points far outside the ring; a
+    // count that leaves the last block partial) taken in Morton-ordered blocks of eight: each
+    // block's acceptance test holds for each of its points, so at the default angle the blocked
+    // sum is at least as accurate as one traversal per point (5% for the summation order, as
+    // above), and at theta = 0 both are direct summation.
+    Vortons v;
+    test::addVortexRing(v, test::RingSpec{vec3(0.1f, 0.2f, -0.3f), 1.0f, 0.25f, 1.0f, 1500, 4});
+    std::vector<vec3> points = v.position;
+    std::mt19937 rng(21);
+    std::uniform_real_distribution<float> coord(-4.0f, 4.0f);
+    for (int k = 0; k < 203; ++k) points.push_back(vec3(coord(rng), coord(rng), coord(rng)));
+    std::shuffle(points.begin(), points.end(), rng);
+    ASSERT_NE(points.size() % 8, 0u);
+    VortonTree tree;
+    tree.build(v);
+    std::vector<vec3> direct, blocked, perPoint;
+    directVelocity(v, points, direct);
+    tree.velocity(points, blocked, 0.0f);
+    EXPECT_LT(test::relativeRms(blocked, direct), 1e-5);
+    // Each point got its own sum, not another lane's: at theta = 0 every point is direct
+    // summation up to float rounding (1e-4 of the largest speed; a swapped point is off by the
+    // field's own scale).
+    float largest = 0.0f;
+    for (const vec3& u : direct) largest = std::max(largest, glm::length(u));
+    for (size_t p = 0; p < points.size(); ++p) ASSERT_LT(glm::length(blocked[p] - direct[p]), 1e-4f * largest) << p;
+    const float theta = FluidParams{}.treeOpeningAngle;
+    tree.velocity(points, blocked, theta);
+    tree.velocityPerPoint(points, perPoint, theta);
+    const double blockedError = test::relativeRms(blocked, direct), perPointError = test::relativeRms(perPoint, direct);
+    std::printf("scattered points around a ring, %zu points: per-point RMS error %.3f%%, blocked %.3f%%\n",
+                points.size(), 100.0 * perPointError, 100.0 * blockedError);
+    EXPECT_LE(blockedError, perPointError * 1.05);
+    EXPECT_LT(blockedError, 0.01);
 }
 
 // --- uniform grid ------------------------------------------------------------------------------

@@ -92,6 +92,33 @@ void sortKeysInParallel(std::vector<uint64_t>& keys) {
     keys.swap(bucketed);
 }
 
+// (Morton code << 32 | index) of each position in the cube over their bounding box, sorted: the
+// positions' octree order. Keys are unique, so the order is the same for any thread count.
+std::vector<uint64_t> sortedMortonKeys(const std::vector<vec3>& positions) {
+    const size_t n = positions.size();
+    vec3 lo(positions[0]), hi(positions[0]);
+    for (const vec3& p : positions) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    const float side = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1e-6f}) * 1.0001f;
+    const float scale = 1024.0f / side;
+    std::vector<uint64_t> keys(n);
+    parallelForEach(
+        0, n,
+        [&](size_t i) {
+            const vec3 q = (positions[i] - lo) * scale;
+            const uint32_t x = uint32_t(std::clamp(q.x, 0.0f, 1023.0f));
+            const uint32_t y = uint32_t(std::clamp(q.y, 0.0f, 1023.0f));
+            const uint32_t z = uint32_t(std::clamp(q.z, 0.0f, 1023.0f));
+            const uint32_t code = spreadBits(x) | (spreadBits(y) << 1) | (spreadBits(z) << 2);
+            keys[i] = (uint64_t(code) << 32) | uint64_t(i);
+        },
+        4096);
+    sortKeysInParallel(keys);
+    return keys;
+}
+
 }  // namespace
 
 void VortonTree::build(const Vortons& vortons) {
@@ -103,30 +130,7 @@ void VortonTree::build(const Vortons& vortons) {
     sigma_.resize(n);
     if (n == 0) return;
 
-    vec3 lo(vortons.position[0]), hi(vortons.position[0]);
-    for (const vec3& p : vortons.position) {
-        lo = glm::min(lo, p);
-        hi = glm::max(hi, p);
-    }
-    const float side = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1e-6f}) * 1.0001f;
-    const float scale = 1024.0f / side;
-
-    std::vector<uint32_t> code(n);
-    parallelForEach(
-        0, n,
-        [&](size_t i) {
-            const vec3 q = (vortons.position[i] - lo) * scale;
-            const uint32_t x = uint32_t(std::clamp(q.x, 0.0f, 1023.0f));
-            const uint32_t y = uint32_t(std::clamp(q.y, 0.0f, 1023.0f));
-            const uint32_t z = uint32_t(std::clamp(q.z, 0.0f, 1023.0f));
-            code[i] = spreadBits(x) | (spreadBits(y) << 1) | (spreadBits(z) << 2);
-        },
-        4096);
-    // Sorting (code, index) pairs: keys are unique, so the order is the same for any thread count.
-    std::vector<uint64_t> keys(n);
-    parallelForEach(
-        0, n, [&](size_t i) { keys[i] = (uint64_t(code[i]) << 32) | uint64_t(i); }, 4096);
-    sortKeysInParallel(keys);
+    const std::vector<uint64_t> keys = sortedMortonKeys(vortons.position);
     std::vector<uint32_t> sortedCode(n);
     parallelForEach(
         0, n,
@@ -385,6 +389,15 @@ static std::vector<uint32_t>& traversalStack() {
     return stack;
 }
 
+// A block's interaction lists, reused by the calls on one thread (cleared by each).
+struct BlockLists {
+    std::vector<uint32_t> far, near;
+};
+static BlockLists& blockLists() {
+    thread_local BlockLists lists;
+    return lists;
+}
+
 // A node may stand for its vortons as one cluster for targets in a sphere `gap` away from its
 // centre (nearest target at distance gap) when it looks small enough from there, size < theta
 // gap, and the cores are out of reach, size + maxSigma < gap: when gap exceeds this distance.
@@ -516,10 +529,50 @@ VFX_SIMD_KERNEL void VortonTree::evaluateBlock(TargetBlock& t, const std::vector
     t.uz = uz;
 }
 
-void VortonTree::velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const {
+void VortonTree::velocityPerPoint(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const {
     out.resize(points.size());
     parallelForEach(
         0, points.size(), [&](size_t p) { out[p] = velocityAt(points[p], theta); }, 64);
+}
+
+// Scattered points (the vortons themselves, for the flow's energy) are taken in Morton order,
+// so that each run of kLanes of them is a compact block: the block shares one traversal for the
+// sphere about its points' bounding box and is evaluated in SIMD lanes, as on the grid.
+void VortonTree::velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const {
+    out.assign(points.size(), vec3(0.0f));
+    if (nodes_.empty() || points.empty()) return;
+    const std::vector<uint64_t> keys = sortedMortonKeys(points);
+    const std::vector<TraversalNode> nodes = traversalNodes(theta);
+    const std::vector<uint32_t> root{0u};
+    constexpr size_t kWidth = size_t(lanes::kLanes);
+    parallelForEach(
+        0, (points.size() + kWidth - 1) / kWidth,
+        [&](size_t b) {
+            const size_t first = b * kWidth, count = std::min(kWidth, points.size() - first);
+            auto pointOf = [&](size_t lane) { return uint32_t(keys[first + std::min(lane, count - 1)] & 0xffffffffu); };
+            TargetBlock block;
+            vec3 lo = points[pointOf(0)], hi = lo;
+            for (size_t lane = 0; lane < kWidth; ++lane) {
+                const vec3 p = points[pointOf(lane)];  // lanes past the last point repeat it
+                block.x[lane] = p.x;
+                block.y[lane] = p.y;
+                block.z[lane] = p.z;
+                lo = glm::min(lo, p);
+                hi = glm::max(hi, p);
+            }
+            const vec3 centre = 0.5f * (lo + hi);
+            const float radius = 0.5f * glm::length(hi - lo) * 1.0001f + 1e-7f;
+            std::vector<uint32_t>& far = blockLists().far;
+            std::vector<uint32_t>& near = blockLists().near;
+            far.clear();
+            near.clear();
+            collectInteractions(nodes, root, centre, radius, far, near);
+            evaluateBlock(block, far, near);
+            constexpr float inv4Pi = 1.0f / (4.0f * kPi);
+            for (size_t lane = 0; lane < count; ++lane)
+                out[pointOf(lane)] = vec3(block.ux[lane], block.uy[lane], block.uz[lane]) * inv4Pi;
+        },
+        4);
 }
 
 void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, float theta) const {

@@ -27,8 +27,13 @@ class VortonTree {
 public:
     // Builds the octree over the vortons (deterministic: sorted by Morton code of position).
     void build(const Vortons& vortons);
-    // Velocity at each point; theta is the opening angle (cluster size / distance).
+    // Velocity at each point; theta is the opening angle (cluster size / distance). Points are
+    // taken kLanes at a time in Morton order, each run sharing one traversal whose acceptance
+    // test holds for every point of it (as accurate as per point, or more) and evaluated in SIMD
+    // lanes.
     void velocity(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const;
+    // The same with one traversal per point (velocityAt): the simple reference.
+    void velocityPerPoint(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const;
     vec3 velocityAt(const vec3& x, float theta) const;
     // Velocity at every point of a grid, in its index order: blocks of neighbouring points share
     // one traversal and are evaluated together in SIMD lanes (see velocity_solver.cpp).
