@@ -365,6 +365,9 @@ vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
 // point sums its block's lists in list order whatever thread runs it. Bigger blocks were
 // slower: 4x2x2 points (16 lanes) took 7.3 ms per step where 2x2x2 take 4.9 (4k dye drop); their
 // wider sphere sends ~3x more vortons to the direct sum.
+// A group of 2x2x2 blocks first finds what all of them share (collectShared); below the nodes
+// where they differ, one traversal serves the eight blocks at once, a block in each lane of the
+// distance test, and hands each block the lists its own traversal would make, in the same order.
 
 namespace {
 
@@ -455,6 +458,80 @@ void VortonTree::collectInteractions(const std::vector<TraversalNode>& nodes, co
     }
     far.insert(far.end(), farFound.begin(), farFound.begin() + long(farCount));
     near.insert(near.end(), nearFound.begin(), nearFound.begin() + long(nearCount));
+}
+
+// One bit per lane where the comparison holds (lane l is bit l).
+VFX_LANES_INLINE uint32_t laneBits(lanes::Lanes a, lanes::Lanes b) {
+    using Mask = int32_t __attribute__((vector_size(lanes::kLanes * sizeof(int32_t))));
+    const Mask bit = {1, 2, 4, 8, 16, 32, 64, 128};
+#if defined(__AVX__)
+    (void)bit;
+    return uint32_t(__builtin_ia32_movmskps256(a > b ? lanes::Lanes{} - 1.0f : lanes::Lanes{}));
+#else
+    const Mask set = (a > b) & bit;
+    uint32_t bits = 0;
+    for (int l = 0; l < lanes::kLanes; ++l) bits |= uint32_t(set[l]);
+    return bits;
+#endif
+}
+
+// Unfused: each lane's distance test must be the one collectInteractions computes for the block,
+// bit for bit, so every block gets the same lists as its own traversal would.
+VFX_SIMD_KERNEL_UNFUSED void VortonTree::collectForBlocks(const std::vector<TraversalNode>& nodes,
+                                                          const std::vector<uint32_t>& open, const BlockSphere* spheres,
+                                                          int count, GroupLists& lists) {
+    using lanes::Lanes;
+    Lanes cx{}, cy{}, cz{}, radius{};
+    for (int b = 0; b < count; ++b) {
+        cx[b] = spheres[b].centre.x;
+        cy[b] = spheres[b].centre.y;
+        cz[b] = spheres[b].centre.z;
+        radius[b] = spheres[b].radius;
+    }
+    lists.capacity = nodes.size();
+    lists.far.resize(8 * lists.capacity);
+    lists.near.resize(8 * lists.capacity);
+    uint32_t farCount[8] = {}, nearCount[8] = {};
+    // As in collectInteractions: no branch on the outcome, each node written to every block's
+    // lists and counted in the ones it belongs to, all eight child slots written and kept if
+    // some block opens the node; each entry carries the blocks that reached it.
+    constexpr int kStackSize = 7 * (kMaxDepth + 1) + 1 + 8;
+    uint32_t stackIndex[kStackSize], stackBlocks[kStackSize];
+    const uint32_t allBlocks = (1u << count) - 1u;
+    uint32_t* far = lists.far.data();
+    uint32_t* near = lists.near.data();
+    const size_t capacity = lists.capacity;
+    for (uint32_t root : open) {
+        int top = 0;
+        stackIndex[top] = root;
+        stackBlocks[top++] = allBlocks;
+        while (top > 0) {
+            --top;
+            const uint32_t index = stackIndex[top], reached = stackBlocks[top];
+            const TraversalNode& node = nodes[index];
+            const Lanes ox = cx - node.centre.x, oy = cy - node.centre.y, oz = cz - node.centre.z;
+            const Lanes needed = radius + node.clusterDistance;
+            const uint32_t farBits = reached & laneBits(ox * ox + oy * oy + oz * oz, needed * needed);
+            const uint32_t closeBits = reached & ~farBits;
+            const bool isLeaf = node.childCount == 0;
+            const uint32_t nearBits = isLeaf ? closeBits : 0u, openBits = isLeaf ? 0u : closeBits;
+            for (uint32_t bits = farBits; bits != 0u; bits &= bits - 1u) {
+                const int b = __builtin_ctz(bits);
+                far[size_t(b) * capacity + farCount[b]++] = index;
+            }
+            for (uint32_t bits = nearBits; bits != 0u; bits &= bits - 1u) {
+                const int b = __builtin_ctz(bits);
+                near[size_t(b) * capacity + nearCount[b]++] = index;
+            }
+            for (uint32_t c = 0; c < 8; ++c) {
+                stackIndex[top + int(c)] = node.firstChild + c;
+                stackBlocks[top + int(c)] = openBits;
+            }
+            top += openBits != 0u ? int(node.childCount) : 0;
+        }
+    }
+    std::copy(farCount, farCount + 8, lists.farCount);
+    std::copy(nearCount, nearCount + 8, lists.nearCount);
 }
 
 void VortonTree::collectShared(const std::vector<TraversalNode>& nodes, const SharedTargets& g, SharedLists& lists) {
@@ -597,12 +674,17 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
                         spheres[size_t(count++)] = blockSphere(shape, ivec3(bx, by, bz));
             SharedLists shared;
             collectShared(nodes, sharedTargets(spheres.data(), count), shared);
+            thread_local GroupLists own;  // reused by the groups a thread runs (refilled by each)
+            collectForBlocks(nodes, shared.open, spheres.data(), count, own);
             std::vector<uint32_t> far, near;
             for (int k = 0; k < count; ++k) {
                 const BlockSphere& b = spheres[size_t(k)];
+                const uint32_t* ownFar = own.far.data() + size_t(k) * own.capacity;
+                const uint32_t* ownNear = own.near.data() + size_t(k) * own.capacity;
                 far = shared.far;
+                far.insert(far.end(), ownFar, ownFar + own.farCount[k]);
                 near = shared.near;
-                collectInteractions(nodes, shared.open, b.centre, b.radius, far, near);
+                near.insert(near.end(), ownNear, ownNear + own.nearCount[k]);
                 evaluateGridBlock(shape, b.first, far, near, out);
             }
         },

@@ -88,6 +88,13 @@ private:
         std::vector<uint32_t> far, near, open;
     };
     static void collectShared(const std::vector<TraversalNode>& nodes, const SharedTargets& group, SharedLists& lists);
+    // Each block's own lists of a group (what its traversal from the open nodes finds), filled by
+    // one traversal for all of the group's blocks.
+    struct GroupLists {
+        std::vector<uint32_t> far, near;  // block b's entries start at b * capacity
+        uint32_t farCount[8] = {}, nearCount[8] = {};
+        size_t capacity = 0;
+    };
     struct BlockSphere {
         ivec3 first{0};  // the block's first grid point
         vec3 centre{0.0f};
@@ -96,6 +103,11 @@ private:
     static BlockSphere blockSphere(const GridShape& shape, const ivec3& block);
     // The group of `count` neighbouring block spheres (first and last are opposite corners).
     static SharedTargets sharedTargets(const BlockSphere* spheres, int count);
+    // Continues the traversal from each open node for up to 8 block spheres at once, one SIMD
+    // lane per block: each node is tested against every block that reached it, and a block's
+    // lists come out in the order of its own traversal (collectInteractions from the same nodes).
+    static void collectForBlocks(const std::vector<TraversalNode>& nodes, const std::vector<uint32_t>& open,
+                                 const BlockSphere* spheres, int count, GroupLists& lists);
     void evaluateGridBlock(const GridShape& shape, const ivec3& first, const std::vector<uint32_t>& far,
                            const std::vector<uint32_t>& near, std::vector<vec3>& out) const;
     void evaluateBlock(TargetBlock& block, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const;
