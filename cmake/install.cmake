@@ -66,4 +66,8 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "libtbb-dev, libglm-dev, nlohmann-json3-dev, li
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri")
 # What linking vortonfx::vdb (the OpenVDB bake) needs.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopenvdb-dev, libimath-dev, libboost-dev")
+# A package goes to other machines: a build for this CPU alone (-march=native) could stop with an
+# illegal instruction there, so packaging it is refused with a message saying what to do.
+set(CPACK_VFX_NATIVE_BUILD ${VFX_NATIVE})
+set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_LIST_DIR}/package_guard.cmake)
 include(CPack)

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Builds the .deb, installs it with apt-get (as root), and uses it as a user would: the
-# programs from another directory on an installed preset, and an outside CMake project that
-# finds the package. Removes the package afterwards.
-#   bash scripts/check_deb.sh [BUILD_DIR]
+# Builds the .deb from a portable build (no -march=native: a package runs on other machines),
+# installs it with apt-get (as root), and uses it as a user would: the programs from another
+# directory on an installed preset, and an outside CMake project that finds the package.
+# Removes the package afterwards.
+#   bash scripts/check_deb.sh [PACKAGE_BUILD_DIR]   (default build-package)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
+build_arg=${1:-$root/build-package}
+cmake -S "$root" -B "$build_arg" -DCMAKE_BUILD_TYPE=Release -DVFX_NATIVE=OFF -DVFX_BUILD_TESTS=OFF \
+  -DVFX_BUILD_BENCH=OFF -DVFX_WERROR="${VFX_WERROR:-OFF}" >/dev/null
+cmake --build "$build_arg" -j2
+build=$(cd "$build_arg" && pwd)
+rm -f "$build"/vortonfx_*.deb
 (cd "$build" && cpack -G DEB >/dev/null)
 deb=$(ls "$build"/vortonfx_*.deb | head -n 1)
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$deb" >/dev/null
