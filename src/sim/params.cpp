@@ -75,7 +75,8 @@ void addVelocity(std::vector<ParamSpec>& t) {
         "Velocity from vorticity: Barnes-Hut tree code, O(N log N), or direct summation over all vortons, O(N^2)."));
     t.push_back(
         fluidParam("tree_opening_angle", &F::treeOpeningAngle,
-                   "Barnes-Hut opening angle theta: a cluster acts as one when size/distance is below it (0 = exact).")
+                   "Barnes-Hut opening angle theta: a cluster acts as one when size/distance is below it and its "
+                   "estimated truncation error is small against the field's scale (0 = exact).")
             .atLeast(0)
             .atMost(1.5));
     t.push_back(fluidParam("grid_cells_per_vorton", &F::gridCellsPerVorton,

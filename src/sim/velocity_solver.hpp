@@ -51,7 +51,12 @@ private:
                      mat3(0.0f)};  // quad[a] = sum alpha_i,a d_i d_i^T (glm does not zero by default)
         vec3 quadTrace{0.0f};      // trace of each quad[a]
         float maxSigma = 0.0f;     // largest core radius inside
-        uint32_t firstChild = 0;   // index of first child node, 0 if leaf
+        float strength = 0.0f;     // sum |alpha_i|
+        float strength3 = 0.0f;    // sum |alpha_i| |x_i - centre|^3: bounds the expansion's error
+        // How far beyond size the nearest target must be, at opening angle 1, for the expansion's
+        // estimated error to be a small share of the field's scale (see errorReach in the .cpp).
+        float errorReach = 0.0f;
+        uint32_t firstChild = 0;  // index of first child node, 0 if leaf
         uint32_t childCount = 0;
         uint32_t begin = 0, end = 0;  // range of tree-ordered vortons inside
     };
@@ -121,6 +126,7 @@ private:
     std::vector<vec3> pos_;    // positions in tree order
     std::vector<vec3> alpha_;  // omega V in tree order
     std::vector<float> sigma_;
+    std::vector<float> strength_;  // |omega V| in tree order
     std::vector<uint32_t> codes_;  // Morton codes in tree order
     static constexpr uint32_t kLeafSize = 16;
 };
