@@ -68,6 +68,10 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopenvdb-dev, libimath-dev, libboost-dev")
 # A package goes to other machines: a build for this CPU alone (-march=native) could stop with an
 # illegal instruction there, so packaging it is refused with a message saying what to do.
-set(CPACK_VFX_NATIVE_BUILD ${VFX_NATIVE})
+if((VFX_NATIVE AND NOT VFX_SANITIZE) OR CMAKE_CXX_FLAGS MATCHES "-march=native")
+  set(CPACK_VFX_NATIVE_BUILD ON)
+else()
+  set(CPACK_VFX_NATIVE_BUILD OFF)
+endif()
 set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_LIST_DIR}/package_guard.cmake)
 include(CPack)

@@ -7,6 +7,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_arg=${1:-$root/build-package}
+# The directory is configured for packaging (portable, no tests): never turn a development build
+# into one.
+if [ -f "$build_arg/CMakeCache.txt" ] && grep -qE '^(VFX_NATIVE:BOOL=ON|VFX_BUILD_TESTS:BOOL=ON)' "$build_arg/CMakeCache.txt"; then
+  echo "check_deb.sh: $build_arg is a development build (native or with tests); give a directory for the package build (default build-package)" >&2
+  exit 2
+fi
 cmake -S "$root" -B "$build_arg" -DCMAKE_BUILD_TYPE=Release -DVFX_NATIVE=OFF -DVFX_BUILD_TESTS=OFF \
   -DVFX_BUILD_BENCH=OFF -DVFX_WERROR="${VFX_WERROR:-OFF}" >/dev/null
 cmake --build "$build_arg" -j2

@@ -52,9 +52,9 @@ private:
         vec3 quadTrace{0.0f};      // trace of each quad[a]
         float maxSigma = 0.0f;     // largest core radius inside
         float strength = 0.0f;     // sum |alpha_i|
-        float strength3 = 0.0f;    // sum |alpha_i| |x_i - centre|^3: bounds the expansion's error
+        float strength3 = 0.0f;    // sum |alpha_i| |x_i - centre|^3: the expansion's error estimate
         // How far beyond size the nearest target must be, at opening angle 1, for the expansion's
-        // estimated error to be a small share of the field's scale (see errorReach in the .cpp).
+        // estimated error to be small against the field's scale (see computeAllMoments).
         float errorReach = 0.0f;
         uint32_t firstChild = 0;  // index of first child node, 0 if leaf
         uint32_t childCount = 0;
