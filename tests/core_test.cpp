@@ -184,6 +184,70 @@ TEST(VortonTree, GridBlocksAtASmallOpeningAngleStayAsAccurateAsPerPoint) {
     }
 }
 
+}  // namespace
+
+// Reaches the tree's private traversal pieces (a friend of VortonTree).
+struct VortonTreeInternals {
+    // For every 2x2x2 group of the grid's 2x2x2-point blocks: the lists the shared traversal hands
+    // each block must be, entry for entry, the lists the block's own traversal from the group's
+    // open nodes makes. Returns how many blocks were compared and how many open nodes there were.
+    static std::pair<size_t, size_t> compareGroupTraversals(const VortonTree& tree, const GridShape& shape,
+                                                            float theta) {
+        const std::vector<VortonTree::TraversalNode> nodes = tree.traversalNodes(theta);
+        const ivec3 blocks = (shape.points + ivec3(1)) / 2;
+        size_t compared = 0, openNodes = 0;
+        for (int gz = 0; gz < blocks.z; gz += 2)
+            for (int gy = 0; gy < blocks.y; gy += 2)
+                for (int gx = 0; gx < blocks.x; gx += 2) {
+                    std::array<VortonTree::BlockSphere, 8> spheres;
+                    int count = 0;
+                    for (int bz = gz; bz < std::min(gz + 2, blocks.z); ++bz)
+                        for (int by = gy; by < std::min(gy + 2, blocks.y); ++by)
+                            for (int bx = gx; bx < std::min(gx + 2, blocks.x); ++bx)
+                                spheres[size_t(count++)] = VortonTree::blockSphere(shape, ivec3(bx, by, bz));
+                    VortonTree::SharedLists shared;
+                    VortonTree::collectShared(nodes, VortonTree::sharedTargets(spheres.data(), count), shared);
+                    openNodes += shared.open.size();
+                    VortonTree::GroupLists group;
+                    VortonTree::collectForBlocks(nodes, shared.open, spheres.data(), count, group);
+                    for (int k = 0; k < count; ++k) {
+                        std::vector<uint32_t> far, near;
+                        VortonTree::collectInteractions(nodes, shared.open, spheres[size_t(k)].centre,
+                                                        spheres[size_t(k)].radius, far, near);
+                        const uint32_t* groupFar = group.far.data() + size_t(k) * group.capacity;
+                        const uint32_t* groupNear = group.near.data() + size_t(k) * group.capacity;
+                        EXPECT_EQ(far, std::vector<uint32_t>(groupFar, groupFar + group.farCount[k]));
+                        EXPECT_EQ(near, std::vector<uint32_t>(groupNear, groupNear + group.nearCount[k]));
+                        ++compared;
+                    }
+                }
+        return {compared, openNodes};
+    }
+};
+
+namespace {
+
+TEST(VortonTree, SharedGroupTraversalGivesEachBlockItsOwnListsInOrder) {
+    // The grid evaluation traverses once for a group's eight blocks (a block per SIMD lane) below
+    // the nodes where they differ; each block's sum depends on its lists' order, so they must be
+    // exactly its own traversal's. A ring (odd point counts: partial groups) and a swirling ball,
+    // at the default angle and at a small one (many nodes left for the blocks to decide).
+    Vortons ring, ball;
+    test::addVortexRing(ring, test::RingSpec{vec3(0.1f, 0.2f, -0.3f), 1.0f, 0.25f, 1.0f, 1500, 4});
+    test::addBall(ball, test::BallSpec{vec3(0.0f), 0.5f, 8192, 0.0f, vec3(0.0f), 5});
+    for (size_t i = 0; i < ball.size(); ++i) ball.vorticity[i] = vec3(-ball.position[i].y, ball.position[i].x, 1.0f);
+    for (const Vortons* v : {&ring, &ball}) {
+        VortonTree tree;
+        tree.build(*v);
+        const GridShape shape = gridAroundRing(*v).first;
+        for (float theta : {FluidParams{}.treeOpeningAngle, 0.15f}) {
+            const auto [compared, openNodes] = VortonTreeInternals::compareGroupTraversals(tree, shape, theta);
+            EXPECT_GT(compared, 500u);
+            EXPECT_GT(openNodes, compared / 8) << "the groups must leave nodes for their blocks to decide";
+        }
+    }
+}
+
 TEST(VortonTree, ScatteredPointsInMortonBlocksAreAsAccurateAsPerPoint) {
     // Scattered points (the vortons themselves, shuffled, and points far outside the ring; a
     // count that leaves the last block partial) taken in Morton-ordered blocks of eight: each

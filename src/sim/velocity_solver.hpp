@@ -41,6 +41,7 @@ public:
     size_t nodeCount() const { return nodes_.size(); }
 
 private:
+    friend struct VortonTreeInternals;  // lets the tests check the traversal's pieces one by one
     struct Node {
         vec3 centre{0.0f};  // expansion centre (|alpha|-weighted centroid)
         float size = 0.0f;  // radius of the bounding sphere about centre
