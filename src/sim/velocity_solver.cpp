@@ -41,6 +41,11 @@ uint32_t spreadBits(uint32_t v) {
 
 constexpr int kMaxDepth = 10;  // 10 bits per axis in the Morton code
 
+// A branch-free traversal from one start node holds at most one root-to-leaf path's waiting
+// siblings (7 per level of at most kMaxDepth + 1 levels) plus the eight child slots it writes
+// past the top.
+constexpr int kTraversalStackSize = 7 * (kMaxDepth + 1) + 1 + 8;
+
 // The factor on theta^3 U that a cluster's estimated truncation error must stay below (see
 // computeAllMoments). Chosen by measurement: it brings a ring's step grid from 1.46% to 0.51% RMS
 // at theta 0.7 and leaves the heavy drop's grid as it was; 10 left the ring at 0.71%.
@@ -258,14 +263,15 @@ void VortonTree::computeAllMoments() {
     // alone passes big, strong clusters seen from beside them (an arc of a vortex ring from the
     // grid's corners, where the velocity is small): their error there was a third of the local
     // velocity, and 1.46% RMS over a ring's grid at theta 0.7. Weak clusters keep the angle test.
-    const Node& root = nodes_[0];
-    double spread = 0.0;  // sum |alpha| d^2 about the root's centre
+    const vec3 rootCentre = nodes_[0].centre;
+    const float totalStrength = sums[0].weight;  // sum |alpha| over every vorton
+    double spread = 0.0;                         // sum |alpha| d^2 about the root's centre
     for (size_t v = 0; v < pos_.size(); ++v) {
-        const vec3 d = pos_[v] - root.centre;
+        const vec3 d = pos_[v] - rootCentre;
         spread += double(strength_[v]) * double(glm::dot(d, d));
     }
-    const float radius2 = root.strength > 0.0f ? float(spread / double(root.strength)) : 0.0f;
-    const float scale = root.strength / std::max(radius2, 1e-12f);
+    const float radius2 = totalStrength > 0.0f ? float(spread / double(totalStrength)) : 0.0f;
+    const float scale = totalStrength / std::max(radius2, 1e-12f);
     parallelForEach(
         0, nodes_.size(),
         [&](size_t k) {
@@ -286,7 +292,6 @@ VortonTree::CentreSums VortonTree::leafMoments(Node& node) const {
         node.maxSigma = std::max(node.maxSigma, sigma_[k]);
     }
     node.centre = sums.centre(node.end - node.begin);
-    node.strength = sums.weight;
     // Sums in locals (the node's members could alias the vorton arrays, so the compiler would
     // store them every iteration) and each quad[a] by its six distinct entries: d_i d_j is the
     // same product either way round.
@@ -334,7 +339,6 @@ VortonTree::CentreSums VortonTree::combineChildren(Node& node, const std::vector
         node.maxSigma = std::max(node.maxSigma, nodes_[c].maxSigma);
     }
     node.centre = total.centre(node.end - node.begin);
-    node.strength = total.weight;
     for (uint32_t c = node.firstChild; c < node.firstChild + node.childCount; ++c) {
         const Node& child = nodes_[c];
         const vec3 delta = child.centre - node.centre;
@@ -481,10 +485,8 @@ void VortonTree::collectInteractions(const std::vector<TraversalNode>& nodes, co
     // Without branches on the outcome, which follows no pattern the CPU could predict: each node
     // is written to both lists and counted in the one it belongs to, and all eight child slots
     // are written to the stack, of which it keeps the node's children if it opens. One start node
-    // at a time: the stack then holds at most one root-to-leaf path's waiting siblings (7 per
-    // level of at most kMaxDepth + 1, plus the eight slots written past the top).
-    constexpr int kStackSize = 7 * (kMaxDepth + 1) + 1 + 8;
-    uint32_t stack[kStackSize];
+    // at a time, so the stack never outgrows kTraversalStackSize.
+    uint32_t stack[kTraversalStackSize];
     thread_local std::vector<uint32_t> farFound, nearFound;  // reused by each call on a thread
     farFound.resize(nodes.size());
     nearFound.resize(nodes.size());
@@ -551,8 +553,7 @@ VFX_SIMD_KERNEL_UNFUSED void VortonTree::collectForBlocks(const std::vector<Trav
     // As in collectInteractions: no branch on the outcome, each node written to every block's
     // lists and counted in the ones it belongs to, all eight child slots written and kept if
     // some block opens the node; each entry carries the blocks that reached it.
-    constexpr int kStackSize = 7 * (kMaxDepth + 1) + 1 + 8;
-    uint32_t stackIndex[kStackSize], stackBlocks[kStackSize];
+    uint32_t stackIndex[kTraversalStackSize], stackBlocks[kTraversalStackSize];
     const uint32_t allBlocks = (1u << count) - 1u;
     uint32_t* far = lists.far.data();
     uint32_t* near = lists.near.data();

@@ -52,7 +52,6 @@ private:
                      mat3(0.0f)};  // quad[a] = sum alpha_i,a d_i d_i^T (glm does not zero by default)
         vec3 quadTrace{0.0f};      // trace of each quad[a]
         float maxSigma = 0.0f;     // largest core radius inside
-        float strength = 0.0f;     // sum |alpha_i|
         float strength3 = 0.0f;    // sum |alpha_i| |x_i - centre|^3: the expansion's error estimate
         // How far beyond size the nearest target must be, at opening angle 1, for the expansion's
         // estimated error to be small against the field's scale (see computeAllMoments).
