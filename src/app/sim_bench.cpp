@@ -69,38 +69,70 @@ void advance(Simulation& sim, float dt) {
 // its way (other load only ever adds time).
 double fastest(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()); }
 
-// Steady cost of one step: the fastest of `measured` steps after `warm` unmeasured ones, with
-// each phase's fastest beside it. A still ball has no vorticity yet and every solver is trivial;
-// by step 20 it is falling and has been remeshed once. The median step is printed beside the
-// fastest: the steps differ (a remesh step costs more), and other load on the machine adds time.
-constexpr int kWarmSteps = 20;
+// Steady cost of one step over a window of `measured` steps: the fastest (what the work costs
+// when nothing else on the machine gets in its way), the median (a remesh step costs more), each
+// phase's fastest, and the vorton counts the window ran with. Remeshing changes the count (the
+// heavy drop's first remesh turns 16,384 vortons into about 21,500, its later ones into more),
+// so every window says which counts its figures are for.
 constexpr int kMeasuredSteps = 10;
 struct StepCost {
     double ms = 0.0;        // fastest step
     double medianMs = 0.0;  // median step
     std::map<std::string, double> phaseMs;
-    size_t vortons = 0;
+    size_t fewestVortons = 0, mostVortons = 0;  // over the measured steps
+    long firstStep = 0;                         // number of the first measured step (from 1)
 };
 
-StepCost timeSteps(const nlohmann::json& document, int threads, int warm = kWarmSteps, int measured = kMeasuredSteps) {
-    Simulation sim;
-    build(document, sim, threads);
-    const float dt = float(document["time"]["dt"].get<double>());
-    for (int k = 0; k < warm; ++k) advance(sim, dt);
+std::string vortonCounts(const StepCost& c) {
+    return c.fewestVortons == c.mostVortons ? std::to_string(c.fewestVortons)
+                                            : std::to_string(c.fewestVortons) + "-" + std::to_string(c.mostVortons);
+}
+
+StepCost measureSteps(Simulation& sim, float dt, long stepsTaken, int measured = kMeasuredSteps) {
     std::vector<double> total;
     std::map<std::string, std::vector<double>> phases;
+    StepCost cost;
+    cost.firstStep = stepsTaken + 1;
+    cost.fewestVortons = sim.vortons().size();
     for (int k = 0; k < measured; ++k) {
         advance(sim, dt);
         total.push_back(sim.lastStepMs());
         for (const PhaseTimers::Phase& p : sim.timers().phases()) phases[p.name].push_back(p.lastMs);
+        // A step's cost is for the count it started with and the count a remesh inside it made.
+        cost.fewestVortons = std::min(cost.fewestVortons, sim.vortons().size());
+        cost.mostVortons = std::max(cost.mostVortons, sim.vortons().size());
     }
-    StepCost cost;
     cost.ms = fastest(total);
     std::sort(total.begin(), total.end());
     cost.medianMs = total[total.size() / 2];
     for (auto& [name, ms] : phases) cost.phaseMs[name] = fastest(ms);
-    cost.vortons = sim.vortons().size();
     return cost;
+}
+
+// Before any remesh: steps 6-15 hold exactly the scene's vortons, with the ball already falling
+// (a still ball has no vorticity yet and every solver is trivial). The finest drop here, 65,536
+// vortons, first remeshes at step 18, the 16,384 one at step 23.
+constexpr int kWarmSteps = 5;
+StepCost timeStepsAtSceneCount(const nlohmann::json& document, int threads) {
+    Simulation sim;
+    build(document, sim, threads);
+    const float dt = float(document["time"]["dt"].get<double>());
+    for (int k = 0; k < kWarmSteps; ++k) advance(sim, dt);
+    return measureSteps(sim, dt, kWarmSteps);
+}
+
+// After the first remesh: the steps that follow the one that remeshed, with the lattice's count.
+StepCost timeStepsAfterFirstRemesh(const nlohmann::json& document, int threads) {
+    Simulation sim;
+    build(document, sim, threads);
+    const float dt = float(document["time"]["dt"].get<double>());
+    constexpr long kMostWarmSteps = 200;
+    long taken = 0;
+    while (sim.remeshCount() == 0 && taken < kMostWarmSteps) {
+        advance(sim, dt);
+        ++taken;
+    }
+    return measureSteps(sim, dt, taken);
 }
 
 // A whole run from rest at the frame step: mean ms per frame including every sub-step and
@@ -124,13 +156,15 @@ FrameCost timeFrames(const nlohmann::json& document, int threads, int frames) {
     return {ms / frames, substeps / frames, sim.vortons().size()};
 }
 
+constexpr int kTreeAccuracySteps = 20;
+
 // The tree's velocity on the step's grid (what the velocity phase computes) against direct
 // summation, for the vortons of a heavy drop 20 steps into its fall, at several opening angles:
 // RMS error relative to the RMS speed, and the fastest of 5 tree builds + evaluations.
 void treeAccuracyTable(long vortons, int threads, std::FILE* out) {
     Simulation sim;
     build(heavyDrop(vortons, 0), sim, threads);
-    for (int k = 0; k < kWarmSteps; ++k) advance(sim, 0.01f);
+    for (int k = 0; k < kTreeAccuracySteps; ++k) advance(sim, 0.01f);
     const GridShape& s = sim.gridShape();
     std::vector<vec3> points;
     for (int z = 0; z < s.points.z; ++z)
@@ -142,7 +176,7 @@ void treeAccuracyTable(long vortons, int threads, std::FILE* out) {
     std::fprintf(out,
                  "\nTree velocity on the grid against direct summation (heavy drop, %ld vortons at start, %zu at "
                  "step %d, %zu grid points, %d threads; default opening angle %.2f)\n",
-                 vortons, sim.vortons().size(), kWarmSteps, points.size(), threads,
+                 vortons, sim.vortons().size(), kTreeAccuracySteps, points.size(), threads,
                  double(sim.fluid().treeOpeningAngle));
     std::fprintf(out, "| opening angle | RMS error | ms (build + evaluate) |\n|---:|---:|---:|\n");
     for (float theta : {0.3f, 0.5f, 0.7f, 0.9f}) {
@@ -197,45 +231,53 @@ void authorsDropTable(int threads, std::FILE* out) {
     }
 }
 
+void heavyDropRow(const char* when, int threads, const StepCost& c, std::FILE* out) {
+    std::fprintf(out, "| %s | %d | %s | %ld-%ld | %.2f | %.2f | %.0f | %s |\n", when, threads, vortonCounts(c).c_str(),
+                 c.firstStep, c.firstStep + kMeasuredSteps - 1, c.ms, c.medianMs, 1000.0 / c.medianMs,
+                 phaseList(c).c_str());
+    std::fflush(out);
+}
+
 void heavyDropTable(int threads, std::FILE* out) {
     std::fprintf(out,
-                 "\nHeavy drop, 16,384 vortons + 262,144 tracers, dt 0.01: steps %d-%d (after the first "
-                 "remesh), the fastest and the median; each phase's fastest\n",
-                 kWarmSteps + 1, kWarmSteps + kMeasuredSteps);
+                 "\nHeavy drop, 16,384 vortons + 262,144 tracers, dt 0.01: %d steps while it holds the scene's "
+                 "vortons, and %d after the step of its first remesh (which adds vortons); the fastest and the "
+                 "median step, each phase's fastest\n",
+                 kMeasuredSteps, kMeasuredSteps);
     std::fprintf(out,
-                 "| threads | ms per step, fastest | median | steps per s (median) | vortons after step %d | "
-                 "phases (ms) |\n|---:|---:|---:|---:|---:|---|\n",
-                 kWarmSteps + kMeasuredSteps);
+                 "| when | threads | vortons | steps | ms per step, fastest | median | steps per s (median) | "
+                 "phases (ms) |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
     const nlohmann::json document = heavyDrop(16384, 262144);
-    const StepCost one = timeSteps(document, 1);
-    std::fprintf(out, "| 1 | %.2f | %.2f | %.0f | %zu | %s |\n", one.ms, one.medianMs, 1000.0 / one.medianMs,
-                 one.vortons, phaseList(one).c_str());
-    std::fflush(out);
+    const StepCost oneBefore = timeStepsAtSceneCount(document, 1);
+    heavyDropRow("scene's count", 1, oneBefore, out);
+    const StepCost oneAfter = timeStepsAfterFirstRemesh(document, 1);
+    heavyDropRow("after remesh", 1, oneAfter, out);
     if (threads > 1) {
-        const StepCost many = timeSteps(document, threads);
-        std::fprintf(out, "| %d | %.2f | %.2f | %.0f | %zu | %s |\n", threads, many.ms, many.medianMs,
-                     1000.0 / many.medianMs, many.vortons, phaseList(many).c_str());
-        std::fprintf(out, "speed-up on %d threads: %.2fx\n", threads, one.ms / many.ms);
+        const StepCost manyBefore = timeStepsAtSceneCount(document, threads);
+        heavyDropRow("scene's count", threads, manyBefore, out);
+        const StepCost manyAfter = timeStepsAfterFirstRemesh(document, threads);
+        heavyDropRow("after remesh", threads, manyAfter, out);
+        std::fprintf(out,
+                     "speed-up on %d threads (fastest steps): %.2fx at the scene's count, %.2fx after the remesh\n",
+                     threads, oneBefore.ms / manyBefore.ms, oneAfter.ms / manyAfter.ms);
     }
 }
 
+// Each count's steps 6-15, before any remesh, so the step costs exactly N vortons.
 void vortonScalingTable(int threads, std::FILE* out) {
-    std::fprintf(
-        out,
-        "\nGrowth with vortons (heavy drop, no tracers, %d threads): ms per step (fastest of steps 21-30), and that "
-        "divided by N log N relative to 4,096 vortons (1.0 = N log N growth)\n",
-        threads);
     std::fprintf(out,
-                 "| vortons at start | vortons after step %d | ms per step | relative to N log N |\n"
-                 "|---:|---:|---:|---:|\n",
-                 kWarmSteps + kMeasuredSteps);
+                 "\nGrowth with vortons (heavy drop, no tracers, %d threads): ms per step (fastest of steps %d-%d, "
+                 "before any remesh), and that divided by N log N relative to 4,096 vortons (1.0 = N log N "
+                 "growth)\n",
+                 threads, kWarmSteps + 1, kWarmSteps + kMeasuredSteps);
+    std::fprintf(out, "| vortons | ms per step | relative to N log N |\n|---:|---:|---:|\n");
     double base = 0.0;
     for (long n : {4096L, 16384L, 65536L}) {
-        const StepCost c = timeSteps(heavyDrop(n, 0), threads);
-        const double count = double(c.vortons);  // what the step costs for: the count after remeshing
+        const StepCost c = timeStepsAtSceneCount(heavyDrop(n, 0), threads);
+        const double count = double(c.mostVortons);
         const double perNLogN = c.ms / (count * std::log2(count));
         if (base == 0.0) base = perNLogN;
-        std::fprintf(out, "| %ld | %zu | %.2f | %.2f |\n", n, c.vortons, c.ms, perNLogN / base);
+        std::fprintf(out, "| %s | %.2f | %.2f |\n", vortonCounts(c).c_str(), c.ms, perNLogN / base);
         std::fflush(out);
     }
 }
@@ -243,14 +285,16 @@ void vortonScalingTable(int threads, std::FILE* out) {
 // Tracers are moved and coloured in the advection phase: their cost is what it and the density
 // phase (where they were coloured before) add over the same drop without tracers.
 void tracerScalingTable(int threads, std::FILE* out) {
-    std::fprintf(out, "\nGrowth with tracers (heavy drop, 16,384 vortons, %d threads, fastest of steps 21-30)\n",
-                 threads);
+    std::fprintf(out,
+                 "\nGrowth with tracers (heavy drop, 16,384 vortons, %d threads, fastest of steps %d-%d, before any "
+                 "remesh)\n",
+                 threads, kWarmSteps + 1, kWarmSteps + kMeasuredSteps);
     std::fprintf(out,
                  "| tracers | ms per step | advection + density, ms | ns per tracer per step |\n"
                  "|---:|---:|---:|---:|\n");
     double base = 0.0;
     for (long t : {0L, 65536L, 262144L}) {
-        const StepCost c = timeSteps(heavyDrop(16384, t), threads);
+        const StepCost c = timeStepsAtSceneCount(heavyDrop(16384, t), threads);
         const double tracerPhases = c.phaseMs.at("advection") + c.phaseMs.at("density");
         if (t == 0) {
             base = tracerPhases;
