@@ -8,6 +8,7 @@
 #include "sim/fluid_method.hpp"
 #include "sim/remesh.hpp"
 #include "sim/sph.hpp"
+#include "sim/tracer_advection.hpp"
 #include "sim/velocity_solver.hpp"
 
 #include <tbb/info.h>
@@ -81,11 +82,6 @@ template <class Flow>
 vec3 stepVelocity(const Flow& flow, const vec3& x, float dt, StepWeights w, vec3& previous) {
     return stepVelocityFrom(flow(x), flow, x, dt, w, previous);
 }
-
-// Velocity and density side by side at each grid point, for the tracers' fused lookup: each
-// pair of neighbouring corners is 32 contiguous bytes and all four values interpolate together
-// in one 4-float vector (UniformGrid::interpolate, the same operations per value).
-using FlowAndDensity = float __attribute__((vector_size(4 * sizeof(float))));
 
 // What the vortons of one cell deposit at each of its 8 corners (corner index x + 2y + 4z).
 struct CornerSums {
@@ -904,19 +900,26 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
         // One pass over the (many) tracers: one lookup gives the velocity and the colour.
         packFlowAndDensity();
         const UniformGrid<FlowAndDensity>& packed = work_->flowAndDensity;
-        parallelForEachStable(
-            0, tracers_.size(),
-            [&](size_t i) {
-                const vec3 x = tracers_.position[i];
-                const FlowAndDensity found = packed.interpolate(x);
-                vec3 now(found[0], found[1], found[2]);
-                if (!pushed.empty()) now += potentialFlowVelocity(pushed, x);
-                tracers_.density[i] = found[3];
-                const vec3 v = stepVelocityFrom(now, flow, x, dt, w, history.tracerVelocity[i]);
-                tracers_.velocity[i] = v;
-                tracers_.position[i] = x + dt * v;
-            },
-            4096);
+        const GridShape& shape = packed.shape();
+        const bool solidGrid = !shape.flatAxis(0) && !shape.flatAxis(1) && !shape.flatAxis(2);
+        if (w.twoStep() && pushed.empty() && solidGrid) {
+            // The common sub-step: one lookup per tracer, eight tracers' stencils at a time.
+            advanceTracersTwoStep(packed, TwoStepWeights{w.current, w.previous}, dt, tracers_, history.tracerVelocity);
+        } else {
+            parallelForEachStable(
+                0, tracers_.size(),
+                [&](size_t i) {
+                    const vec3 x = tracers_.position[i];
+                    const FlowAndDensity found = packed.interpolate(x);
+                    vec3 now(found[0], found[1], found[2]);
+                    if (!pushed.empty()) now += potentialFlowVelocity(pushed, x);
+                    tracers_.density[i] = found[3];
+                    const vec3 v = stepVelocityFrom(now, flow, x, dt, w, history.tracerVelocity[i]);
+                    tracers_.velocity[i] = v;
+                    tracers_.position[i] = x + dt * v;
+                },
+                4096);
+        }
     }
     advectVortons(method, leavingHybrid, dt);
 }

@@ -1,0 +1,29 @@
+#pragma once
+// The tracers' pass of a sub-step: the pass over the most particles, so it has its own kernel.
+#include "core/uniform_grid.hpp"
+#include "sim/particles.hpp"
+
+#include <vector>
+
+namespace vfx {
+
+// Velocity (x, y, z) and density deviation side by side at each grid point: each pair of
+// neighbouring corners is 32 contiguous bytes and all four values interpolate together.
+using FlowAndDensity = float __attribute__((vector_size(4 * sizeof(float))));
+
+// Weights of the two-step Adams-Bashforth rule, v = current u_n + previous u_n-1.
+struct TwoStepWeights {
+    float current = 1.0f;
+    float previous = 0.0f;
+};
+
+// Moves every tracer one sub-step dt by the two-step rule in the flow of `packed`, and colours it
+// with the density deviation where it starts: u_n is the packed velocity at the tracer,
+// lastVelocity[i] holds u_n-1 on entry and u_n on return, tracers.velocity[i] becomes v and
+// tracers.position[i] gains dt v. The lookup is UniformGrid::interpolate's (the same cell,
+// clamping and order of linear interpolations), with the cells and fractions found for eight
+// tracers at once in SIMD lanes. Every axis of the grid must have at least two points.
+void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, TwoStepWeights weights, float dt,
+                           Tracers& tracers, std::vector<vec3>& lastVelocity);
+
+}  // namespace vfx
