@@ -101,12 +101,12 @@ TEST(TracerPass, ParallelBlocksGiveTheSameResultForAnyThreadCount) {
     const auto one = run(1), two = run(2), three = run(3);
     for (const auto* other : {&two, &three}) {
         ASSERT_EQ(other->first.size(), one.first.size());
-        EXPECT_EQ(0, std::memcmp(other->first.position.data(), one.first.position.data(),
-                                 one.first.size() * sizeof(vec3)));
-        EXPECT_EQ(0, std::memcmp(other->first.velocity.data(), one.first.velocity.data(),
-                                 one.first.size() * sizeof(vec3)));
-        EXPECT_EQ(0, std::memcmp(other->first.density.data(), one.first.density.data(),
-                                 one.first.size() * sizeof(float)));
+        EXPECT_EQ(
+            0, std::memcmp(other->first.position.data(), one.first.position.data(), one.first.size() * sizeof(vec3)));
+        EXPECT_EQ(
+            0, std::memcmp(other->first.velocity.data(), one.first.velocity.data(), one.first.size() * sizeof(vec3)));
+        EXPECT_EQ(0,
+                  std::memcmp(other->first.density.data(), one.first.density.data(), one.first.size() * sizeof(float)));
         EXPECT_EQ(0, std::memcmp(other->second.data(), one.second.data(), one.second.size() * sizeof(vec3)));
     }
 }

@@ -614,50 +614,52 @@ void VortonTree::collectShared(const std::vector<TraversalNode>& nodes, const Sh
     }
 }
 
-VFX_SIMD_KERNEL void VortonTree::evaluateBlock(TargetBlock& t, const std::vector<uint32_t>& far,
-                                               const std::vector<uint32_t>& near) const {
+VFX_SIMD_KERNEL void VortonTree::evaluateBlock(TargetBlock& t, const InteractionRuns& lists) const {
     using lanes::Lanes;
     using lanes::sqrtLanes;
     const Lanes tx = t.x, ty = t.y, tz = t.z;
     Lanes ux{}, uy{}, uz{};
-    for (uint32_t index : far) {
-        // farField (see above) with the node's moments as scalars and the targets in lanes.
-        const Node& n = nodes_[index];
-        const mat3 &q0 = n.quad[0], &q1 = n.quad[1], &q2 = n.quad[2], &m = n.dipole;
-        const Lanes rx = tx - n.centre.x, ry = ty - n.centre.y, rz = tz - n.centre.z;
-        const Lanes invDist2 = 1.0f / (rx * rx + ry * ry + rz * rz);
-        const Lanes invDist3 = sqrtLanes(invDist2) * invDist2;
-        const Lanes invDist5 = invDist3 * invDist2;
-        const Lanes invDist7 = invDist5 * invDist2;
-        // v_a = Q_a r and M r (glm matrices are column-major: q[col][row]).
-        auto times = [&](const mat3& q, int row) { return q[0][row] * rx + q[1][row] * ry + q[2][row] * rz; };
-        const Lanes v0x = times(q0, 0), v0y = times(q0, 1), v0z = times(q0, 2);
-        const Lanes v1x = times(q1, 0), v1y = times(q1, 1), v1z = times(q1, 2);
-        const Lanes v2x = times(q2, 0), v2y = times(q2, 1), v2z = times(q2, 2);
-        const Lanes s0 = rx * v0x + ry * v0y + rz * v0z;
-        const Lanes s1 = rx * v1x + ry * v1y + rz * v1z;
-        const Lanes s2 = rx * v2x + ry * v2y + rz * v2z;
-        const Lanes k5 = 3.0f * invDist5, t5 = 1.5f * invDist5, k7 = 7.5f * invDist7;
-        const Lanes cx = n.alpha.x * invDist3 + times(m, 0) * k5 - n.quadTrace.x * t5 + s0 * k7;
-        const Lanes cy = n.alpha.y * invDist3 + times(m, 1) * k5 - n.quadTrace.y * t5 + s1 * k7;
-        const Lanes cz = n.alpha.z * invDist3 + times(m, 2) * k5 - n.quadTrace.z * t5 + s2 * k7;
-        ux += (cy * rz - cz * ry) - n.twist.x * invDist3 - (v1z - v2y) * k5;
-        uy += (cz * rx - cx * rz) - n.twist.y * invDist3 - (v2x - v0z) * k5;
-        uz += (cx * ry - cy * rx) - n.twist.z * invDist3 - (v0y - v1x) * k5;
-    }
-    for (uint32_t index : near) {
-        const Node& n = nodes_[index];
-        for (uint32_t k = n.begin; k < n.end; ++k) {
-            const vec3 a = alpha_[k];
-            const Lanes dx = tx - pos_[k].x, dy = ty - pos_[k].y, dz = tz - pos_[k].z;
-            Lanes dist = sqrtLanes(dx * dx + dy * dy + dz * dz);
-            dist = dist > sigma_[k] ? dist : Lanes{} + sigma_[k];
-            const Lanes inv = 1.0f / (dist * dist * dist);
-            ux += (a.y * dz - a.z * dy) * inv;
-            uy += (a.z * dx - a.x * dz) * inv;
-            uz += (a.x * dy - a.y * dx) * inv;
+    for (const NodeRun& run : lists.far)
+        for (const uint32_t* entry = run.begin; entry != run.begin + run.count; ++entry) {
+            const uint32_t index = *entry;
+            // farField (see above) with the node's moments as scalars and the targets in lanes.
+            const Node& n = nodes_[index];
+            const mat3 &q0 = n.quad[0], &q1 = n.quad[1], &q2 = n.quad[2], &m = n.dipole;
+            const Lanes rx = tx - n.centre.x, ry = ty - n.centre.y, rz = tz - n.centre.z;
+            const Lanes invDist2 = 1.0f / (rx * rx + ry * ry + rz * rz);
+            const Lanes invDist3 = sqrtLanes(invDist2) * invDist2;
+            const Lanes invDist5 = invDist3 * invDist2;
+            const Lanes invDist7 = invDist5 * invDist2;
+            // v_a = Q_a r and M r (glm matrices are column-major: q[col][row]).
+            auto times = [&](const mat3& q, int row) { return q[0][row] * rx + q[1][row] * ry + q[2][row] * rz; };
+            const Lanes v0x = times(q0, 0), v0y = times(q0, 1), v0z = times(q0, 2);
+            const Lanes v1x = times(q1, 0), v1y = times(q1, 1), v1z = times(q1, 2);
+            const Lanes v2x = times(q2, 0), v2y = times(q2, 1), v2z = times(q2, 2);
+            const Lanes s0 = rx * v0x + ry * v0y + rz * v0z;
+            const Lanes s1 = rx * v1x + ry * v1y + rz * v1z;
+            const Lanes s2 = rx * v2x + ry * v2y + rz * v2z;
+            const Lanes k5 = 3.0f * invDist5, t5 = 1.5f * invDist5, k7 = 7.5f * invDist7;
+            const Lanes cx = n.alpha.x * invDist3 + times(m, 0) * k5 - n.quadTrace.x * t5 + s0 * k7;
+            const Lanes cy = n.alpha.y * invDist3 + times(m, 1) * k5 - n.quadTrace.y * t5 + s1 * k7;
+            const Lanes cz = n.alpha.z * invDist3 + times(m, 2) * k5 - n.quadTrace.z * t5 + s2 * k7;
+            ux += (cy * rz - cz * ry) - n.twist.x * invDist3 - (v1z - v2y) * k5;
+            uy += (cz * rx - cx * rz) - n.twist.y * invDist3 - (v2x - v0z) * k5;
+            uz += (cx * ry - cy * rx) - n.twist.z * invDist3 - (v0y - v1x) * k5;
         }
-    }
+    for (const NodeRun& run : lists.near)
+        for (const uint32_t* entry = run.begin; entry != run.begin + run.count; ++entry) {
+            const Node& n = nodes_[*entry];
+            for (uint32_t k = n.begin; k < n.end; ++k) {
+                const vec3 a = alpha_[k];
+                const Lanes dx = tx - pos_[k].x, dy = ty - pos_[k].y, dz = tz - pos_[k].z;
+                Lanes dist = sqrtLanes(dx * dx + dy * dy + dz * dz);
+                dist = dist > sigma_[k] ? dist : Lanes{} + sigma_[k];
+                const Lanes inv = 1.0f / (dist * dist * dist);
+                ux += (a.y * dz - a.z * dy) * inv;
+                uy += (a.z * dx - a.x * dz) * inv;
+                uz += (a.x * dy - a.y * dx) * inv;
+            }
+        }
     t.ux = ux;
     t.uy = uy;
     t.uz = uz;
@@ -708,7 +710,7 @@ void VortonTree::velocity(const std::vector<vec3>& points, std::vector<vec3>& ou
             far.clear();
             near.clear();
             collectInteractions(nodes, root, centre, radius, far, near);
-            evaluateBlock(block, far, near);
+            evaluateBlock(block, InteractionRuns{{{far.data(), far.size()}, {}}, {{near.data(), near.size()}, {}}});
             constexpr float inv4Pi = 1.0f / (4.0f * kPi);
             for (size_t lane = 0; lane < count; ++lane)
                 out[pointOf(lane)] = vec3(block.ux[lane], block.uy[lane], block.uz[lane]) * inv4Pi;
@@ -740,16 +742,12 @@ void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, 
             collectShared(nodes, sharedTargets(spheres.data(), count), shared);
             thread_local GroupLists own;  // reused by the groups a thread runs (refilled by each)
             collectForBlocks(nodes, shared.open, spheres.data(), count, own);
-            std::vector<uint32_t> far, near;
             for (int k = 0; k < count; ++k) {
-                const BlockSphere& b = spheres[size_t(k)];
-                const uint32_t* ownFar = own.far.data() + size_t(k) * own.capacity;
-                const uint32_t* ownNear = own.near.data() + size_t(k) * own.capacity;
-                far = shared.far;
-                far.insert(far.end(), ownFar, ownFar + own.farCount[k]);
-                near = shared.near;
-                near.insert(near.end(), ownNear, ownNear + own.nearCount[k]);
-                evaluateGridBlock(shape, b.first, far, near, out);
+                const size_t ownFirst = size_t(k) * own.capacity;
+                const InteractionRuns lists{
+                    {{shared.far.data(), shared.far.size()}, {&own.far[ownFirst], own.farCount[k]}},
+                    {{shared.near.data(), shared.near.size()}, {&own.near[ownFirst], own.nearCount[k]}}};
+                evaluateGridBlock(shape, spheres[size_t(k)].first, lists, out);
             }
         },
         1);
@@ -783,8 +781,8 @@ VortonTree::BlockSphere VortonTree::blockSphere(const GridShape& shape, const iv
     return b;
 }
 
-void VortonTree::evaluateGridBlock(const GridShape& shape, const ivec3& first, const std::vector<uint32_t>& far,
-                                   const std::vector<uint32_t>& near, std::vector<vec3>& out) const {
+void VortonTree::evaluateGridBlock(const GridShape& shape, const ivec3& first, const InteractionRuns& lists,
+                                   std::vector<vec3>& out) const {
     const ivec3 last = glm::min(first + kBlockDims, shape.points) - ivec3(1);
     // Lanes of points outside the grid repeat the block's first point (results dropped).
     TargetBlock block;
@@ -798,7 +796,7 @@ void VortonTree::evaluateGridBlock(const GridShape& shape, const ivec3& first, c
                 block.y[lane] = p.y;
                 block.z[lane] = p.z;
             }
-    evaluateBlock(block, far, near);
+    evaluateBlock(block, lists);
     constexpr float inv4Pi = 1.0f / (4.0f * kPi);
     lane = 0;
     for (int z = first.z; z < first.z + kBlockDims.z; ++z)

@@ -113,9 +113,18 @@ private:
     // lists come out in the order of its own traversal (collectInteractions from the same nodes).
     static void collectForBlocks(const std::vector<TraversalNode>& nodes, const std::vector<uint32_t>& open,
                                  const BlockSphere* spheres, int count, GroupLists& lists);
-    void evaluateGridBlock(const GridShape& shape, const ivec3& first, const std::vector<uint32_t>& far,
-                           const std::vector<uint32_t>& near, std::vector<vec3>& out) const;
-    void evaluateBlock(TargetBlock& block, const std::vector<uint32_t>& far, const std::vector<uint32_t>& near) const;
+    // A run of node indices, and a block's lists as up to two runs each: a group's shared part,
+    // then the block's own (evaluated in that order, as one list would be).
+    struct NodeRun {
+        const uint32_t* begin = nullptr;
+        size_t count = 0;
+    };
+    struct InteractionRuns {
+        NodeRun far[2], near[2];
+    };
+    void evaluateGridBlock(const GridShape& shape, const ivec3& first, const InteractionRuns& lists,
+                           std::vector<vec3>& out) const;
+    void evaluateBlock(TargetBlock& block, const InteractionRuns& lists) const;
     struct CentreSums;
     void computeAllMoments();
     CentreSums leafMoments(Node& node) const;
