@@ -101,15 +101,17 @@ bool NeighbourSearch::matches(const std::vector<vec3>& positions, float radius) 
         [](bool a, bool c) { return a && c; }, 4096);
 }
 
-float NeighbourSearch::squaredSlabGap(const vec3& local, int axis, int c) const {
+// Inline (as appendRow): both run for every row of every particle's stencil.
+inline __attribute__((always_inline)) float NeighbourSearch::squaredSlabGap(const vec3& local, int axis, int c) const {
     const float size = partition_.shape().spacing[axis];
     const float below = float(c) * size, above = below + size;
     const float gap = std::max({below - local[axis], local[axis] - above, 0.0f});
     return gap * gap;
 }
 
-void NeighbourSearch::appendRow(const vec3& local, int y, int z, float rest, uint32_t from, lanes::Ranges& ranges,
-                                int& count) const {
+inline __attribute__((always_inline)) void NeighbourSearch::appendRow(const vec3& local, int y, int z, float rest,
+                                                                      uint32_t from, lanes::Ranges& ranges,
+                                                                      int& count) const {
     if (rest < 0.0f) return;  // this row of cells is out of reach
     // Cells along x are consecutive in the counting sort: the cells of the row the sphere
     // touches are one contiguous range of particles.

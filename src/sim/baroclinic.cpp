@@ -22,7 +22,9 @@ struct Range {
     ivec3 lo, hi;
 };
 
-Range clampRange(ivec3 lo, ivec3 hi, ivec3 count) { return {glm::max(lo, ivec3(0)), glm::min(hi, count - ivec3(1))}; }
+VFX_LANES_INLINE Range clampRange(ivec3 lo, ivec3 hi, ivec3 count) {
+    return {glm::max(lo, ivec3(0)), glm::min(hi, count - ivec3(1))};
+}
 
 // Zeroth, first and second moments of the share weights of a grid point's vortons about it.
 struct WeightMoments {

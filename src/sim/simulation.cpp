@@ -359,7 +359,7 @@ void Simulation::updateGrid() {
 // --- 2. velocity on the grid points ----------------------------------------------------------
 
 // S:S for the strain rate S, the symmetric part of the velocity gradient j.
-static float strainRateSquared(const mat3& j) {
+static inline __attribute__((always_inline)) float strainRateSquared(const mat3& j) {
     const mat3 strain = 0.5f * (j + glm::transpose(j));
     return glm::dot(strain[0], strain[0]) + glm::dot(strain[1], strain[1]) + glm::dot(strain[2], strain[2]);
 }
