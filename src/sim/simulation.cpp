@@ -6,6 +6,7 @@
 #include "sim/baroclinic.hpp"
 #include "sim/diffusion.hpp"
 #include "sim/fluid_method.hpp"
+#include "sim/grid_lookups.hpp"
 #include "sim/remesh.hpp"
 #include "sim/sph.hpp"
 #include "sim/tracer_advection.hpp"
@@ -102,11 +103,16 @@ struct Simulation::Workspace {
     std::vector<CornerSums> cellCornerSums;      // the density deposit's per-cell sums
     std::vector<float> massDeviation;
     std::vector<float> volume;
-    UniformGrid<float> coverage;             // vorton volume per cell volume at each grid point
-    UniformGrid<float> gradientSource;       // the field whose gradient drives buoyancy
-    UniformGrid<float> fluidShare;           // share of each grid point's support in fluid (with bodies)
-    std::vector<float> rampArgument;         // the coverage ramp's argument at each grid point
-    std::vector<float> rampFilled;           // scratch for filling it into walls
+    UniformGrid<float> coverage;        // vorton volume per cell volume at each grid point
+    UniformGrid<float> gradientSource;  // the field whose gradient drives buoyancy
+    UniformGrid<float> fluidShare;      // share of each grid point's support in fluid (with bodies)
+    std::vector<float> rampArgument;    // the coverage ramp's argument at each grid point
+    std::vector<float> rampFilled;      // scratch for filling it into walls
+    // The velocity gradient at each vorton, looked up by stretching; diffusion's eddy viscosity
+    // reuses it while the vortons have not moved (the same sub-step).
+    std::vector<mat3> jacobianAtVortons;
+    bool jacobianAtVortonsCurrent = false;
+    std::vector<vec3> flowAtVortons;         // the grid's velocity at each vorton, for advection
     std::vector<PotentialFlow> pushedFlows;  // this sub-step's flows moving bodies push aside
     std::vector<dvec3> pushedImpulseRates;   // and the rate each changes the vortons' impulse
     MotionHistory history;
@@ -233,6 +239,7 @@ void Simulation::step(float frameDt) {
 
 void Simulation::substep(float dt) {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
+    work_->jacobianAtVortonsCurrent = false;
     // The impulse each flow a moving body pushes aside (found with the velocity grid) exchanges
     // with the vortons as it moves and stretches them, measured before it does.
     work_->pushedImpulseRates = impulseRateFromPotentialFlows(work_->pushedFlows, vortons_);
@@ -488,12 +495,14 @@ void Simulation::stretchAndTilt(float dt) {
     history.stretching.resize(vortons_.size());
     // Moving bodies' potential flow stretches and tilts vortex lines too.
     const std::vector<PotentialFlow>& pushed = work_->pushedFlows;
+    std::vector<mat3>& gradient = work_->jacobianAtVortons;
+    interpolateAtPoints(jacobianGrid_, vortons_.position, gradient);
+    work_->jacobianAtVortonsCurrent = true;
     parallelForEachStable(
         0, vortons_.size(),
         [&](size_t i) {
             const vec3 x = vortons_.position[i];
-            const mat3 j = pushed.empty() ? jacobianGrid_.interpolate(x)
-                                          : jacobianGrid_.interpolate(x) + potentialFlowGradient(pushed, x);
+            const mat3 j = pushed.empty() ? gradient[i] : gradient[i] + potentialFlowGradient(pushed, x);
             const vec3 w = vortons_.vorticity[i];
             vec3 rate;
             switch (fluid_.stretchingScheme) {
@@ -631,10 +640,7 @@ void Simulation::computeDensityGradient() {
     } else {
         if (fluid_.poisoning != Poisoning::None && !bodies_.empty())
             poisonDensityGradient(densityGradientGrid_, bodies_, vortons_, partition_, fluid_);
-        parallelForEach(
-            0, vortons_.size(),
-            [&](size_t i) { vortons_.densityGradient[i] = densityGradientGrid_.interpolate(vortons_.position[i]); },
-            2048);
+        interpolateAtPoints(densityGradientGrid_, vortons_.position, vortons_.densityGradient);
     }
 }
 
@@ -821,10 +827,15 @@ void Simulation::diffuse(float dt) {
         eddy.resize(vortons_.size());
         const float c2 = fluid_.subgridCoefficient * fluid_.subgridCoefficient;
         const float gridSpacing = gridShape_.spacing.x;
+        std::vector<mat3>& gradient = work_->jacobianAtVortons;
+        if (!work_->jacobianAtVortonsCurrent || gradient.size() != vortons_.size()) {
+            interpolateAtPoints(jacobianGrid_, vortons_.position, gradient);
+            work_->jacobianAtVortonsCurrent = true;
+        }
         parallelForEach(
             0, vortons_.size(),
             [&](size_t i) {
-                const float ss = strainRateSquared(jacobianGrid_.interpolate(vortons_.position[i]));
+                const float ss = strainRateSquared(gradient[i]);
                 const float width = resolvedFilterWidth(vortons_.radius[i], gridSpacing);
                 eddy[i] = c2 * width * width * std::sqrt(2.0f * ss);
             },
@@ -952,13 +963,20 @@ void Simulation::advectVortons(const FluidMethodStep& method, bool leavingHybrid
     const bool twoStep = fluid_.adamsBashforth && history.vortonVelocity.size() == vortons_.size();
     const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
     history.vortonVelocity.resize(vortons_.size());
+    // Without pushed flows the velocity here is the grid's alone: looked up for all vortons at once.
+    std::vector<vec3>& flowHere = work_->flowAtVortons;
+    const bool gridFlowOnly = vortexVelocity && pushed.empty();
+    if (gridFlowOnly) interpolateAtPoints(u, vortons_.position, flowHere);
     parallelForEachStable(
         0, vortons_.size(),
         [&](size_t i) {
             const vec3 x = vortons_.position[i];
             vec3 v(0.0f);
-            if (vortexVelocity)
-                v = stepVelocity(flow, x, dt, movedByWall(vortons_, i) ? StepWeights{} : w, history.vortonVelocity[i]);
+            const StepWeights use = movedByWall(vortons_, i) ? StepWeights{} : w;
+            if (gridFlowOnly)
+                v = stepVelocityFrom(flowHere[i], flow, x, dt, use, history.vortonVelocity[i]);
+            else if (vortexVelocity)
+                v = stepVelocity(flow, x, dt, use, history.vortonVelocity[i]);
             if (sphVelocity) v += vortons_.sphVelocity[i];
             vortons_.velocity[i] = v;
             vortons_.position[i] = x + dt * v;
