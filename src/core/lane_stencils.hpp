@@ -21,8 +21,8 @@ using CellLanes = int32_t __attribute__((vector_size(kLanes * sizeof(int32_t))))
 VFX_LANES_INLINE void cellAlongAxis(Lanes coordinate, float origin, float inverseSpacing, int lastCell, CellLanes& cell,
                                     Lanes& fraction) {
     const Lanes t = (coordinate - origin) * inverseSpacing;
-    Lanes c;
-    for (int l = 0; l < kLanes; ++l) c[l] = __builtin_floorf(t[l]);  // one vector round
+    Lanes c = t;
+    for (int l = 0; l < kLanes; ++l) c[l] = __builtin_floorf(c[l]);  // one vector round
     c = c >= 0.0f ? c : Lanes{};
     c = c <= float(lastCell) ? c : splat(float(lastCell));
     Lanes f = t - c;
