@@ -10,6 +10,14 @@
 
 namespace vfx {
 
+// Makes room for n items with a quarter more to spare when v must grow: the step's grids follow
+// the particles, and a falling drop's grid grows a little every step; without the spare room
+// each step would move the values to a fresh allocation (and fault its pages in).
+template <typename Vector>
+void reserveWithHeadroom(Vector& v, size_t n) {
+    if (n > v.capacity()) v.reserve(n + n / 4);
+}
+
 struct GridShape {
     vec3 minCorner{0.0f};
     vec3 spacing{1.0f};
@@ -106,6 +114,7 @@ public:
     void reset(const GridShape& s, const T& fill = T{}) {
         shape_ = s;
         inverseSpacing_ = vec3(1.0f) / s.spacing;
+        reserveWithHeadroom(values_, s.pointCount());
         values_.assign(s.pointCount(), fill);
     }
     const GridShape& shape() const { return shape_; }

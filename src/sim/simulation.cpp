@@ -570,6 +570,7 @@ void Simulation::depositDensity() {
     // then each grid point adds up the corners it is of the (up to) 8 cells around it.
     const std::vector<uint32_t>& sorted = partition_.sortedIndices();
     std::vector<CornerSums>& cellSums = work_->cellCornerSums;
+    reserveWithHeadroom(cellSums, partition_.cellCount());
     cellSums.assign(partition_.cellCount(), CornerSums{});
     parallelForEach(
         0, cellSums.size(),
