@@ -279,6 +279,32 @@ void VortonTree::computeAllMoments() {
             node.errorReach = scale > 0.0f ? std::pow(node.strength3 / (kClusterErrorShare * scale), 0.2f) : 0.0f;
         },
         1024);
+    farTerms_.resize(nodes_.size());
+    parallelForEach(
+        0, nodes_.size(), [&](size_t k) { farTerms_[k] = farTermsOf(nodes_[k]); }, 1024);
+}
+
+VortonTree::FarTerms VortonTree::farTermsOf(const Node& node) {
+    FarTerms t;
+    t.centre = node.centre;
+    t.alpha = node.alpha;
+    t.twist = node.twist;
+    t.traceTerm = 1.5f * node.quadTrace;
+    const mat3* q = node.quad;  // symmetric: q[a][col][row] = q[a][row][col]
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col) t.dipoleRows[row][col] = 3.0f * node.dipole[col][row];
+    // (B r)_x = (Q_1 r)_z - (Q_2 r)_y, (B r)_y = (Q_2 r)_x - (Q_0 r)_z, (B r)_z = (Q_0 r)_y - (Q_1 r)_x.
+    for (int col = 0; col < 3; ++col) {
+        t.curlRows[0][col] = 3.0f * (q[1][col][2] - q[2][col][1]);
+        t.curlRows[1][col] = 3.0f * (q[2][col][0] - q[0][col][2]);
+        t.curlRows[2][col] = 3.0f * (q[0][col][1] - q[1][col][0]);
+    }
+    for (int a = 0; a < 3; ++a) {
+        const float entries[6] = {q[a][0][0],        q[a][1][1],        q[a][2][2],
+                                  2.0f * q[a][0][1], 2.0f * q[a][0][2], 2.0f * q[a][1][2]};
+        for (int e = 0; e < 6; ++e) t.quadForm[a][e] = 7.5f * entries[e];
+    }
+    return t;
 }
 
 VortonTree::CentreSums VortonTree::leafMoments(Node& node) const {
@@ -361,17 +387,25 @@ VortonTree::CentreSums VortonTree::combineChildren(Node& node, const std::vector
 //   u = c x R - W / |R|^3 - 3 / |R|^5 sum_a e_a x v_a,
 //   c = A / |R|^3 + 3 (M R) / |R|^5 - 3/2 t / |R|^5 + 15/2 s / |R|^7,
 // so one cross product with R serves every "x R" term.
-vec3 VortonTree::farField(const Node& node, const vec3& r, float dist2) {
+vec3 VortonTree::farField(const FarTerms& t, const vec3& r, float dist2) {
     const float invDist2 = 1.0f / dist2;
     const float invDist3 = std::sqrt(invDist2) * invDist2;
     const float invDist5 = invDist3 * invDist2;
     const float invDist7 = invDist5 * invDist2;
-    const vec3 vx = node.quad[0] * r, vy = node.quad[1] * r, vz = node.quad[2] * r;
-    const vec3 s(glm::dot(r, vx), glm::dot(r, vy), glm::dot(r, vz));
-    const vec3 c = node.alpha * invDist3 + (node.dipole * r) * (3.0f * invDist5) - node.quadTrace * (1.5f * invDist5) +
-                   s * (7.5f * invDist7);
-    const vec3 basisCross(vy.z - vz.y, vz.x - vx.z, vx.y - vy.x);
-    return glm::cross(c, r) - node.twist * invDist3 - basisCross * (3.0f * invDist5);
+    const float monomials[6] = {r.x * r.x, r.y * r.y, r.z * r.z, r.x * r.y, r.x * r.z, r.y * r.z};
+    auto form = [&](const float* q) {
+        float sum = 0.0f;
+        for (int e = 0; e < 6; ++e) sum += q[e] * monomials[e];
+        return sum;
+    };
+    auto row = [&](const float* m) { return m[0] * r.x + m[1] * r.y + m[2] * r.z; };
+    vec3 c, curl;
+    for (int a = 0; a < 3; ++a) {
+        c[a] =
+            t.alpha[a] * invDist3 + (row(t.dipoleRows[a]) - t.traceTerm[a]) * invDist5 + form(t.quadForm[a]) * invDist7;
+        curl[a] = row(t.curlRows[a]);
+    }
+    return glm::cross(c, r) - t.twist * invDist3 - curl * invDist5;
 }
 
 vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
@@ -392,7 +426,7 @@ vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
         const bool farEnough = node.size * node.size < theta * theta * dist2 && reach * reach < dist2 &&
                                errorDistance * errorDistance < dist2;
         if (farEnough) {
-            u += farField(node, r, dist2);
+            u += farField(farTerms_[&node - nodes_.data()], r, dist2);
         } else if (node.childCount == 0) {
             for (uint32_t k = node.begin; k < node.end; ++k) {
                 const vec3 d = x - pos_[k];
@@ -621,30 +655,26 @@ VFX_SIMD_KERNEL void VortonTree::evaluateBlock(TargetBlock& t, const Interaction
     Lanes ux{}, uy{}, uz{};
     for (const NodeRun& run : lists.far)
         for (const uint32_t* entry = run.begin; entry != run.begin + run.count; ++entry) {
-            const uint32_t index = *entry;
-            // farField (see above) with the node's moments as scalars and the targets in lanes.
-            const Node& n = nodes_[index];
-            const mat3 &q0 = n.quad[0], &q1 = n.quad[1], &q2 = n.quad[2], &m = n.dipole;
+            // farField (see above) with the node's terms as scalars and the targets in lanes.
+            const FarTerms& n = farTerms_[*entry];
             const Lanes rx = tx - n.centre.x, ry = ty - n.centre.y, rz = tz - n.centre.z;
-            const Lanes invDist2 = 1.0f / (rx * rx + ry * ry + rz * rz);
+            const Lanes xx = rx * rx, yy = ry * ry, zz = rz * rz, xy = rx * ry, xz = rx * rz, yz = ry * rz;
+            const Lanes invDist2 = 1.0f / (xx + yy + zz);
             const Lanes invDist3 = sqrtLanes(invDist2) * invDist2;
             const Lanes invDist5 = invDist3 * invDist2;
             const Lanes invDist7 = invDist5 * invDist2;
-            // v_a = Q_a r and M r (glm matrices are column-major: q[col][row]).
-            auto times = [&](const mat3& q, int row) { return q[0][row] * rx + q[1][row] * ry + q[2][row] * rz; };
-            const Lanes v0x = times(q0, 0), v0y = times(q0, 1), v0z = times(q0, 2);
-            const Lanes v1x = times(q1, 0), v1y = times(q1, 1), v1z = times(q1, 2);
-            const Lanes v2x = times(q2, 0), v2y = times(q2, 1), v2z = times(q2, 2);
-            const Lanes s0 = rx * v0x + ry * v0y + rz * v0z;
-            const Lanes s1 = rx * v1x + ry * v1y + rz * v1z;
-            const Lanes s2 = rx * v2x + ry * v2y + rz * v2z;
-            const Lanes k5 = 3.0f * invDist5, t5 = 1.5f * invDist5, k7 = 7.5f * invDist7;
-            const Lanes cx = n.alpha.x * invDist3 + times(m, 0) * k5 - n.quadTrace.x * t5 + s0 * k7;
-            const Lanes cy = n.alpha.y * invDist3 + times(m, 1) * k5 - n.quadTrace.y * t5 + s1 * k7;
-            const Lanes cz = n.alpha.z * invDist3 + times(m, 2) * k5 - n.quadTrace.z * t5 + s2 * k7;
-            ux += (cy * rz - cz * ry) - n.twist.x * invDist3 - (v1z - v2y) * k5;
-            uy += (cz * rx - cx * rz) - n.twist.y * invDist3 - (v2x - v0z) * k5;
-            uz += (cx * ry - cy * rx) - n.twist.z * invDist3 - (v0y - v1x) * k5;
+            auto form = [&](const float* q) {
+                return q[0] * xx + q[1] * yy + q[2] * zz + q[3] * xy + q[4] * xz + q[5] * yz;
+            };
+            auto row = [&](const float* m) { return m[0] * rx + m[1] * ry + m[2] * rz; };
+            auto cOf = [&](int a) {
+                return n.alpha[a] * invDist3 + (row(n.dipoleRows[a]) - n.traceTerm[a]) * invDist5 +
+                       form(n.quadForm[a]) * invDist7;
+            };
+            const Lanes cx = cOf(0), cy = cOf(1), cz = cOf(2);
+            ux += (cy * rz - cz * ry) - n.twist.x * invDist3 - row(n.curlRows[0]) * invDist5;
+            uy += (cz * rx - cx * rz) - n.twist.y * invDist3 - row(n.curlRows[1]) * invDist5;
+            uz += (cx * ry - cy * rx) - n.twist.z * invDist3 - row(n.curlRows[2]) * invDist5;
         }
     for (const NodeRun& run : lists.near)
         for (const uint32_t* entry = run.begin; entry != run.begin + run.count; ++entry) {

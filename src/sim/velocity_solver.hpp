@@ -60,6 +60,19 @@ private:
         uint32_t childCount = 0;
         uint32_t begin = 0, end = 0;  // range of tree-ordered vortons inside
     };
+    // A node's expansion as the far-field formula reads it, constant factors folded in: with
+    // r = target - centre and s_a = r . Q_a r (Q_a = quad[a]),
+    //   c = alpha / r^3 + (3 M r - 1.5 tr Q) / r^5 + 7.5 s / r^7,
+    //   u = c x r - twist / r^3 - 3 B r / r^5,  (B r)_x = (Q_1 r)_z - (Q_2 r)_y and cyclic.
+    struct FarTerms {
+        vec3 centre{0.0f}, alpha{0.0f}, twist{0.0f};
+        vec3 traceTerm{0.0f};         // 1.5 tr Q_a
+        float dipoleRows[3][3] = {};  // rows of 3 M
+        float curlRows[3][3] = {};    // rows of 3 B
+        // 7.5 Q_a's distinct entries as the coefficients of xx, yy, zz, xy, xz, yz in s_a.
+        float quadForm[3][6] = {};
+    };
+    static FarTerms farTermsOf(const Node& node);
     struct TargetBlock;
     // What a traversal reads of a node, packed (a Node is ~200 bytes of moments): its centre, the
     // distance beyond which targets may take it as one cluster at the traversal's opening angle,
@@ -129,8 +142,9 @@ private:
     void computeAllMoments();
     CentreSums leafMoments(Node& node) const;
     CentreSums combineChildren(Node& node, const std::vector<CentreSums>& sums) const;
-    static vec3 farField(const Node& node, const vec3& r, float dist2);
+    static vec3 farField(const FarTerms& terms, const vec3& r, float dist2);
     std::vector<Node> nodes_;
+    std::vector<FarTerms> farTerms_;  // per node, made with the moments
     std::vector<uint32_t> order_;
     std::vector<vec3> pos_;    // positions in tree order
     std::vector<vec3> alpha_;  // omega V in tree order
