@@ -117,6 +117,14 @@ public:
         reserveWithHeadroom(values_, s.pointCount());
         values_.assign(s.pointCount(), fill);
     }
+    // The same, with values left as they were (or zero where the grid grew): for a caller that
+    // writes every point next, which then needs no fill.
+    void reshape(const GridShape& s) {
+        shape_ = s;
+        inverseSpacing_ = vec3(1.0f) / s.spacing;
+        reserveWithHeadroom(values_, s.pointCount());
+        values_.resize(s.pointCount());
+    }
     const GridShape& shape() const { return shape_; }
     size_t size() const { return values_.size(); }
     T& operator[](size_t i) { return values_[i]; }

@@ -388,7 +388,7 @@ static T axisDerivative(const UniformGrid<T>& g, int x, int y, int z, int axis) 
 template <typename T, typename Gradient>
 static void differentiate(const UniformGrid<T>& field, UniformGrid<Gradient>& out) {
     const GridShape& shape = field.shape();
-    out.reset(shape);
+    out.reshape(shape);  // every point is written below
     const ivec3 n = shape.points;
     const bool solid = !shape.flatAxis(0) && !shape.flatAxis(1) && !shape.flatAxis(2);
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * size_t(n.y)};
@@ -456,7 +456,7 @@ void Simulation::computeVelocityGrid() {
 }
 
 void Simulation::solveVelocityGrid() {
-    velocityGrid_.reset(gridShape_);
+    velocityGrid_.reshape(gridShape_);  // both solvers write every point
     if (fluid_.velocitySolver == VelocitySolver::Tree) {
         work_->tree.build(vortons_);
         work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
@@ -547,7 +547,7 @@ void Simulation::depositDensity() {
     // Gather formulation of the trilinear scatter: each grid point sums the vortons of the (up to)
     // 8 cells that touch it. Race-free, thread-count independent, and every vorton's 8 weights
     // still sum to one, so the grid carries exactly the particles' mass deviation.
-    densityGrid_.reset(gridShape_, 0.0f);
+    densityGrid_.reshape(gridShape_);  // every point is written below, as is the coverage
     const float invCellVolume = 1.0f / gridShape_.cellVolume();
     const ivec3 n = gridShape_.points;
     const ivec3 cells = gridShape_.cells();
@@ -557,7 +557,7 @@ void Simulation::depositDensity() {
     massDeviation.resize(vortons_.size());
     std::vector<float>& volume = work_->volume;
     volume.resize(vortons_.size());
-    work_->coverage.reset(gridShape_, 0.0f);
+    work_->coverage.reshape(gridShape_);
     parallelForEach(
         0, vortons_.size(),
         [&](size_t i) {
@@ -571,11 +571,12 @@ void Simulation::depositDensity() {
     const std::vector<uint32_t>& sorted = partition_.sortedIndices();
     std::vector<CornerSums>& cellSums = work_->cellCornerSums;
     reserveWithHeadroom(cellSums, partition_.cellCount());
-    cellSums.assign(partition_.cellCount(), CornerSums{});
+    cellSums.resize(partition_.cellCount());  // each cell's sums start from zero in its own item
     parallelForEach(
         0, cellSums.size(),
         [&](size_t cell) {
             CornerSums& sums = cellSums[cell];
+            sums = CornerSums{};
             for (uint32_t k = partition_.begin(cell); k < partition_.end(cell); ++k) {
                 const uint32_t i = sorted[k];
                 const vec3& f = fraction[i];
@@ -940,7 +941,7 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
 // every sub-step, after the velocity and density phases).
 void Simulation::packFlowAndDensity() {
     UniformGrid<FlowAndDensity>& packed = work_->flowAndDensity;
-    packed.reset(gridShape_);
+    packed.reshape(gridShape_);  // every point is written below
     if (velocityGrid_.size() != packed.size() || densityGrid_.size() != packed.size())
         throw std::logic_error("advection: the velocity and density grids are not on the step's grid");
     parallelForEach(

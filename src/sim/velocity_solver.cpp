@@ -749,8 +749,11 @@ void VortonTree::velocity(const std::vector<vec3>& points, std::vector<vec3>& ou
 }
 
 void VortonTree::velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, float theta) const {
-    out.assign(shape.pointCount(), vec3(0.0f));
-    if (nodes_.empty()) return;
+    if (nodes_.empty()) {
+        out.assign(shape.pointCount(), vec3(0.0f));
+        return;
+    }
+    out.resize(shape.pointCount());  // each point lies in one block, which writes it
     const ivec3 blocks = (shape.points + kBlockDims - ivec3(1)) / kBlockDims;
     const ivec3 groups = (blocks + kGroupDims - ivec3(1)) / kGroupDims;
     const std::vector<TraversalNode> nodes = traversalNodes(theta);
