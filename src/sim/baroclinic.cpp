@@ -113,10 +113,18 @@ VFX_SIMD_KERNEL_UNFUSED vec3 gatherShares(const BaroclinicShareFactors& f, const
 
 }  // namespace
 
-void BaroclinicShareFactors::reset(size_t pointCount) {
-    // Four floats past the last point: the last row's loads stay inside.
-    for (std::vector<float>* v : {&base, &betaX, &betaY, &betaZ, &perWeightX, &perWeightY, &perWeightZ})
-        v->assign(pointCount + 4, 0.0f);
+void BaroclinicShareFactors::resize(size_t pointCount) {
+    // Four floats past the last point (zeros): the last row's loads stay inside.
+    for (std::vector<float>* v : {&base, &betaX, &betaY, &betaZ, &perWeightX, &perWeightY, &perWeightZ}) {
+        reserveWithHeadroom(*v, pointCount + 4);
+        v->resize(pointCount + 4);
+        std::fill(v->begin() + std::ptrdiff_t(pointCount), v->end(), 0.0f);
+    }
+}
+
+void BaroclinicShareFactors::clear(size_t k) {
+    base[k] = betaX[k] = betaY[k] = betaZ[k] = 0.0f;
+    perWeightX[k] = perWeightY[k] = perWeightZ[k] = 0.0f;
 }
 
 void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
@@ -126,8 +134,10 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
     const float invReach2 = 1.0f / (reach * reach);
     const float scale = dt / ambientDensity * shape.cellVolume();
     const ivec3 points = shape.points, cells = partition.cells();
-    shares_.assign(shape.pointCount(), PointShare{});
-    factors_.reset(shape.pointCount());
+    // Pass 1 writes every point's share and factors (zero where it has no source): no fill here.
+    reserveWithHeadroom(shares_, shape.pointCount());
+    shares_.resize(shape.pointCount());
+    factors_.resize(shape.pointCount());
     const std::vector<uint32_t>& sorted = partition.sortedIndices();
 
     // The vortons' positions in partition order, so each row of cells below is one contiguous run;
@@ -154,13 +164,14 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
                 for (int x = 0; x < points.x; ++x) {
                     const size_t k = shape.index(x, y, z);
                     const vec3 strength = glm::cross(densityGradient[k], gravity) * scale;
+                    PointShare& share = shares_[k];
+                    share = PointShare{strength, 0.0f};
+                    factors_.clear(k);
                     if (strength == vec3(0.0f)) continue;
                     const vec3 at = shape.pointPosition(x, y, z);
                     // Cells whose vortons can lie within reach of the point.
                     const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), cells);
                     const WeightMoments m = momentsAround(sortedLanes_, at, r, partition, invReach2);
-                    PointShare& share = shares_[k];
-                    share.strength = strength;
                     if (m.weightSum <= 0.0f) continue;  // no vorton within reach: counted as unreached
                     share.weightSum = m.weightSum;
                     const vec3 mean = m.first / m.weightSum;

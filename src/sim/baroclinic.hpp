@@ -31,7 +31,8 @@ struct BaroclinicShareFactors {
     std::vector<float> base;                                // 1 - beta . (weighted mean of x_i - x_g)
     std::vector<float> betaX, betaY, betaZ;                 // beta: linear correction of the weights
     std::vector<float> perWeightX, perWeightY, perWeightZ;  // strength / weightSum
-    void reset(size_t pointCount);
+    void resize(size_t pointCount);                         // values unset, but for the zeros past the last point
+    void clear(size_t k);                                   // point k hands out nothing
 };
 
 class BaroclinicTransfer {
