@@ -74,6 +74,9 @@ TEST(TracerPass, MatchesTheGridLookupAndTheTwoStepRule) {
     // apart: at most two roundings (2^-23 of the largest value) apart per interpolation, seven of
     // them in a trilinear lookup, and convex weights never enlarge an earlier difference.
     const float lookupTolerance = 7.0f * 2.0f * std::ldexp(1.0f, -23) * largestValue(grid);
+    // The two-step sum |v| < 2 (weights 1.25 and -0.25 of values below 1): fused or not, its two
+    // products and sum differ by at most two roundings of 2^-22.
+    const float velocityTolerance = weights.current * lookupTolerance + 2.0f * std::ldexp(1.0f, -22);
     for (size_t i = 0; i < tracers.size(); ++i) {
         const vec3 x = start.position[i];
         const FlowAndDensity found = grid.interpolate(x);
@@ -81,10 +84,11 @@ TEST(TracerPass, MatchesTheGridLookupAndTheTwoStepRule) {
         const vec3 moved = weights.current * now + weights.previous * lastBefore[i];
         for (int a = 0; a < 3; ++a) {
             EXPECT_NEAR(last[i][a], now[a], lookupTolerance) << "tracer " << i;
-            EXPECT_NEAR(tracers.velocity[i][a], moved[a], weights.current * lookupTolerance + 1e-6f) << "tracer " << i;
-            // Position: dt times the velocity's difference, plus a rounding of the sum.
-            EXPECT_NEAR(tracers.position[i][a], x[a] + dt * moved[a],
-                        dt * (weights.current * lookupTolerance + 1e-6f) + 2e-7f * std::abs(x[a]) + 1e-7f)
+            EXPECT_NEAR(tracers.velocity[i][a], moved[a], velocityTolerance) << "tracer " << i;
+            // Position: dt times the velocity's difference, plus the product's and the sum's
+            // roundings (of at most |x| + 2 dt each), fused or not.
+            const float positionRounding = 3.0f * (std::abs(x[a]) + 2.0f * dt) * std::ldexp(1.0f, -23);
+            EXPECT_NEAR(tracers.position[i][a], x[a] + dt * moved[a], dt * velocityTolerance + positionRounding)
                 << "tracer " << i;
         }
         EXPECT_NEAR(tracers.density[i], found[3], lookupTolerance) << "tracer " << i;

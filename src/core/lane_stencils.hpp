@@ -69,8 +69,7 @@ struct LaneGrid {
           lastCell(shape.points - ivec3(2)),
           strideY(shape.points.x),
           strideZ(shape.points.x * shape.points.y) {
-        if (shape.flatAxis(0) || shape.flatAxis(1) || shape.flatAxis(2))
-            throw std::logic_error("lane stencils: the grid has a flat axis");
+        if (shape.anyFlatAxis()) throw std::logic_error("lane stencils: the grid has a flat axis");
         if (shape.pointCount() >= size_t(std::numeric_limits<int32_t>::max()))
             throw std::logic_error("lane stencils: the grid has 2^31 points or more");
     }

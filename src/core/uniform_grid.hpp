@@ -43,6 +43,7 @@ struct GridShape {
         return minCorner + vec3(float(ix), float(iy), float(iz)) * spacing;
     }
     bool flatAxis(int axis) const { return points[axis] < 2; }
+    bool anyFlatAxis() const { return flatAxis(0) || flatAxis(1) || flatAxis(2); }
     // Cell containing p (clamped into the grid) and the fractional position inside it. Inline:
     // every particle's neighbour search and grid gather starts here.
     ivec3 cellOf(const vec3& p, vec3* fraction = nullptr) const {
@@ -112,10 +113,8 @@ public:
     explicit UniformGrid(const GridShape& s, const T& fill = T{}) { reset(s, fill); }
 
     void reset(const GridShape& s, const T& fill = T{}) {
-        shape_ = s;
-        inverseSpacing_ = vec3(1.0f) / s.spacing;
-        reserveWithHeadroom(values_, s.pointCount());
-        values_.assign(s.pointCount(), fill);
+        reshape(s);
+        std::fill(values_.begin(), values_.end(), fill);
     }
     // The same, with values left as they were (or zero where the grid grew): for a caller that
     // writes every point next, which then needs no fill.

@@ -34,7 +34,7 @@ void interpolateAll(const UniformGrid<T>& grid, const std::vector<vec3>& points,
     const size_t n = points.size();
     out.resize(n);
     const GridShape& shape = grid.shape();
-    if (shape.flatAxis(0) || shape.flatAxis(1) || shape.flatAxis(2)) {
+    if (shape.anyFlatAxis()) {
         parallelForEach(
             0, n, [&](size_t i) { out[i] = grid.interpolate(points[i]); }, 2048);
         return;

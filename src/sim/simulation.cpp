@@ -79,11 +79,6 @@ vec3 stepVelocityFrom(const vec3& now, const Flow& flow, const vec3& x, float dt
     return v;
 }
 
-template <class Flow>
-vec3 stepVelocity(const Flow& flow, const vec3& x, float dt, StepWeights w, vec3& previous) {
-    return stepVelocityFrom(flow(x), flow, x, dt, w, previous);
-}
-
 // What the vortons of one cell deposit at each of its 8 corners (corner index x + 2y + 4z).
 struct CornerSums {
     float mass[8] = {};
@@ -390,7 +385,7 @@ static void differentiate(const UniformGrid<T>& field, UniformGrid<Gradient>& ou
     const GridShape& shape = field.shape();
     out.reshape(shape);  // every point is written below
     const ivec3 n = shape.points;
-    const bool solid = !shape.flatAxis(0) && !shape.flatAxis(1) && !shape.flatAxis(2);
+    const bool solid = !shape.anyFlatAxis();
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * size_t(n.y)};
     // 1 / (2 h): the same factor axisDerivative takes for a centred difference.
     const float invSpan[3] = {1.0f / (2.0f * shape.spacing.x), 1.0f / (2.0f * shape.spacing.y),
@@ -913,9 +908,7 @@ void Simulation::advect(const FluidMethodStep& method, float dt) {
         // One pass over the (many) tracers: one lookup gives the velocity and the colour.
         packFlowAndDensity();
         const UniformGrid<FlowAndDensity>& packed = work_->flowAndDensity;
-        const GridShape& shape = packed.shape();
-        const bool solidGrid = !shape.flatAxis(0) && !shape.flatAxis(1) && !shape.flatAxis(2);
-        if (w.twoStep() && pushed.empty() && solidGrid) {
+        if (w.twoStep() && pushed.empty() && !packed.shape().anyFlatAxis()) {
             // The common sub-step: one lookup per tracer, eight tracers' stencils at a time.
             advanceTracersTwoStep(packed, TwoStepWeights{w.current, w.previous}, dt, tracers_, history.tracerVelocity);
         } else {
@@ -965,20 +958,19 @@ void Simulation::advectVortons(const FluidMethodStep& method, bool leavingHybrid
     const bool twoStep = fluid_.adamsBashforth && history.vortonVelocity.size() == vortons_.size();
     const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
     history.vortonVelocity.resize(vortons_.size());
-    // Without pushed flows the velocity here is the grid's alone: looked up for all vortons at once.
-    std::vector<vec3>& flowHere = work_->flowAtVortons;
-    const bool gridFlowOnly = vortexVelocity && pushed.empty();
-    if (gridFlowOnly) interpolateAtPoints(u, vortons_.position, flowHere);
+    // The grid's velocity at every vorton, looked up for all of them at once.
+    std::vector<vec3>& gridFlow = work_->flowAtVortons;
+    if (vortexVelocity) interpolateAtPoints(u, vortons_.position, gridFlow);
     parallelForEachStable(
         0, vortons_.size(),
         [&](size_t i) {
             const vec3 x = vortons_.position[i];
             vec3 v(0.0f);
-            const StepWeights use = movedByWall(vortons_, i) ? StepWeights{} : w;
-            if (gridFlowOnly)
-                v = stepVelocityFrom(flowHere[i], flow, x, dt, use, history.vortonVelocity[i]);
-            else if (vortexVelocity)
-                v = stepVelocity(flow, x, dt, use, history.vortonVelocity[i]);
+            if (vortexVelocity) {
+                const vec3 now = pushed.empty() ? gridFlow[i] : gridFlow[i] + potentialFlowVelocity(pushed, x);
+                const StepWeights use = movedByWall(vortons_, i) ? StepWeights{} : w;
+                v = stepVelocityFrom(now, flow, x, dt, use, history.vortonVelocity[i]);
+            }
             if (sphVelocity) v += vortons_.sphVelocity[i];
             vortons_.velocity[i] = v;
             vortons_.position[i] = x + dt * v;

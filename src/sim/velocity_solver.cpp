@@ -289,8 +289,8 @@ VortonTree::FarTerms VortonTree::farTermsOf(const Node& node) {
     t.centre = node.centre;
     t.alpha = node.alpha;
     t.twist = node.twist;
-    t.traceTerm = 1.5f * node.quadTrace;
     const mat3* q = node.quad;  // symmetric: q[a][col][row] = q[a][row][col]
+    for (int a = 0; a < 3; ++a) t.traceTerm[a] = 1.5f * (q[a][0][0] + q[a][1][1] + q[a][2][2]);
     for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col) t.dipoleRows[row][col] = 3.0f * node.dipole[col][row];
     // (B r)_x = (Q_1 r)_z - (Q_2 r)_y, (B r)_y = (Q_2 r)_x - (Q_0 r)_z, (B r)_z = (Q_0 r)_y - (Q_1 r)_x.
@@ -345,7 +345,6 @@ VortonTree::CentreSums VortonTree::leafMoments(Node& node) const {
     for (int c = 0; c < 3; ++c) {
         const float* q = quad[c];
         node.quad[c] = mat3(q[0], q[1], q[2], q[1], q[3], q[4], q[2], q[4], q[5]);
-        node.quadTrace[c] = node.quad[c][0][0] + node.quad[c][1][1] + node.quad[c][2][2];
     }
     return sums;
 }
@@ -377,7 +376,6 @@ VortonTree::CentreSums VortonTree::combineChildren(Node& node, const std::vector
                 child.quad[a] + glm::outerProduct(m, delta) + glm::outerProduct(delta, m) + child.alpha[a] * deltaDelta;
         }
     }
-    for (int a = 0; a < 3; ++a) node.quadTrace[a] = node.quad[a][0][0] + node.quad[a][1][1] + node.quad[a][2][2];
     return total;
 }
 
@@ -418,7 +416,8 @@ vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
-        const Node& node = nodes_[stack[--top]];
+        const uint32_t index = stack[--top];
+        const Node& node = nodes_[index];
         const vec3 r = x - node.centre;
         const float dist2 = glm::dot(r, r);
         const float reach = node.size + node.maxSigma;
@@ -426,7 +425,7 @@ vec3 VortonTree::velocityAt(const vec3& x, float theta) const {
         const bool farEnough = node.size * node.size < theta * theta * dist2 && reach * reach < dist2 &&
                                errorDistance * errorDistance < dist2;
         if (farEnough) {
-            u += farField(farTerms_[&node - nodes_.data()], r, dist2);
+            u += farField(farTerms_[index], r, dist2);
         } else if (node.childCount == 0) {
             for (uint32_t k = node.begin; k < node.end; ++k) {
                 const vec3 d = x - pos_[k];

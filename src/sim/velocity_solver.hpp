@@ -50,7 +50,6 @@ private:
         vec3 twist{0.0f};   // sum alpha_i x (x_i - centre)
         mat3 quad[3]{mat3(0.0f), mat3(0.0f),
                      mat3(0.0f)};  // quad[a] = sum alpha_i,a d_i d_i^T (glm does not zero by default)
-        vec3 quadTrace{0.0f};      // trace of each quad[a]
         float maxSigma = 0.0f;     // largest core radius inside
         float strength3 = 0.0f;    // sum |alpha_i| |x_i - centre|^3: the expansion's error estimate
         // How far beyond size the nearest target must be, at opening angle 1, for the expansion's
@@ -62,7 +61,7 @@ private:
     };
     // A node's expansion as the far-field formula reads it, constant factors folded in: with
     // r = target - centre and s_a = r . Q_a r (Q_a = quad[a]),
-    //   c = alpha / r^3 + (3 M r - 1.5 tr Q) / r^5 + 7.5 s / r^7,
+    //   c = alpha / r^3 + (3 M r - 1.5 tr Q_a) / r^5 + 7.5 s / r^7,
     //   u = c x r - twist / r^3 - 3 B r / r^5,  (B r)_x = (Q_1 r)_z - (Q_2 r)_y and cyclic.
     struct FarTerms {
         vec3 centre{0.0f}, alpha{0.0f}, twist{0.0f};
