@@ -41,46 +41,75 @@ struct EnumNames<StretchingScheme> {
 };
 
 struct FluidParams {
-    float ambientDensity = 1.0f;      // rho0, kg/m^3
-    vec3 gravity{0.0f, -9.8f, 0.0f};  // m/s^2
-    float viscosity = 0.001f;         // kinematic viscosity nu, m^2/s
+    // Density rho0 of the undisturbed fluid, kg/m^3.
+    float ambientDensity = 1.0f;
+    // Gravitational acceleration, m/s^2 (y is up).
+    vec3 gravity{0.0f, -9.8f, 0.0f};
+    // Kinematic viscosity nu, m^2/s: diffuses vorticity between vortons (0 = inviscid).
+    float viscosity = 0.001f;
+    // Vortex particles (part 8), SPH pressure (part 16) or both.
     FluidMethod method = FluidMethod::Vpm;
+    // Density gradient for buoyancy: grid differences or SPH sums over neighbours (part 16).
     GradientSource densityGradient = GradientSource::Grid;
+    // Drops the wall-normal density gradient near container walls (part 14).
     Poisoning poisoning = Poisoning::None;
+    // How hits poisoning is parallelised; a speed choice, same result.
     PoisonVariant poisonVariant = PoisonVariant::Partitioned;
+    // Velocity from vorticity: Barnes-Hut tree, O(N log N), or direct summation, O(N^2).
     VelocitySolver velocitySolver = VelocitySolver::Tree;
-    float treeOpeningAngle = 0.7f;    // Barnes-Hut theta: cluster size / distance accepted
-    float gridCellsPerVorton = 1.0f;  // velocity grid resolution: cells per vorton (Gourlay: 1)
-    bool stretching = true;           // vortex stretching and tilting term
+    // Barnes-Hut theta: largest cluster size / distance a cluster may act as one (0 = exact).
+    float treeOpeningAngle = 0.7f;
+    // Velocity grid resolution in cells per vorton (Gourlay uses 1).
+    float gridCellsPerVorton = 1.0f;
+    // Vortex stretching and tilting of vorticity by the velocity gradient.
+    bool stretching = true;
+    // (omega . grad) u, its transpose (conserves total vorticity) or their mean.
     StretchingScheme stretchingScheme = StretchingScheme::Transpose;
-    float coreOverlap =
-        1.5f;               // core radius sigma / particle spacing h (Beale-Majda overlap); 0 = keep each vorton's own
-    float cflLimit = 1.0f;  // largest |u| dt / h a sub-step may take
-    float strainLimit = 0.3f;    // largest max|grad u| dt a sub-step may take
-    int maxSubsteps = 64;        // cap on sub-steps per step(frame_dt) call
-    bool adamsBashforth = true;  // second-order two-step time integration of motion and stretching (false: one-step)
-    float remeshStrain =
-        1.0f;  // accumulated strain (integral of max|S| dt) that triggers a remesh (0 = never; vpm only)
-    float vortonBudget =
-        2.5f;  // most vortons remeshing may make, as a multiple of the count at the first remesh (0 = no limit)
-    float remeshThreshold = 1e-3f;     // lattice nodes below this share of the largest strength are dropped
-    bool diffusion = true;             // PSE viscous diffusion
-    float subgridCoefficient = 0.17f;  // Smagorinsky C_s of the subgrid eddy viscosity (0 = none)
-    bool baroclinicSharing =
-        true;  // baroclinic source at the exact impulse rate (grid: shared; SPH: pairwise curl) vs sampled at vortons
-    bool baroclinic = true;         // baroclinic (buoyancy) generation
-    float poisonTestRadius = 0.0f;  // walls poisoning reach beyond the wall; 0 = two grid spacings
-    bool coverageDensity = true;    // buoyancy gradient from coverage-normalised density (see Simulation)
-    // SPH
-    float sphInfluenceRadius = 0.15f;  // kernel support h, m
-    float sphRestSpacing = 0.06f;      // spacing SPH pressure keeps particles at, m
-    float sphStiffness = 2.0f;         // equation-of-state stiffness, m^2/s^2
-    float sphCohesion = 1.0f;          // share of the pull toward rest density where sparser, 0..1
+    // Core radius sigma over particle spacing h: above 1 the cores overlap, smooth enough for
+    // stretching (Beale-Majda); 0 keeps each vorton's own radius.
+    float coreOverlap = 1.5f;
+    // Largest |u| dt / h_grid a sub-step may take (CFL).
+    float cflLimit = 1.0f;
+    // Largest max|grad u| dt a sub-step may take: bounds one explicit stretching update.
+    float strainLimit = 0.3f;
+    // Cap on sub-steps per step(frame_dt) call: bounds a frame's cost, not its stability.
+    int maxSubsteps = 64;
+    // Two-step Adams-Bashforth motion and stretching, second order in time (false: one-step rules).
+    bool adamsBashforth = true;
+    // Strain, integral of max|S| dt, after which vortons are remeshed (0 = never; vpm only).
+    float remeshStrain = 1.0f;
+    // Most vortons a remesh may make, times the count at the first remesh (0 = no limit).
+    float vortonBudget = 2.5f;
+    // Remesh lattice nodes below this share of the largest strength hand it to a neighbour.
+    float remeshThreshold = 1e-3f;
+    // Viscous diffusion by particle strength exchange (PSE).
+    bool diffusion = true;
+    // Smagorinsky C_s of the subgrid eddy viscosity (0 = none; Lilly's value 0.17).
+    float subgridCoefficient = 0.17f;
+    // Baroclinic source at the exact impulse rate (grid: shared, SPH: pairwise curl);
+    // false = Gourlay's sampling at the vortons.
+    bool baroclinicSharing = true;
+    // Baroclinic generation of vorticity (fluid buoyancy, part 8).
+    bool baroclinic = true;
+    // Reach of walls poisoning from a wall, m; 0 = two grid spacings.
+    float poisonTestRadius = 0.0f;
+    // Buoyancy from coverage-normalised density, so a full tank stays still (false: raw deposit).
+    bool coverageDensity = true;
+    // SPH kernel support radius h, m.
+    float sphInfluenceRadius = 0.15f;
+    // Spacing SPH pressure drives the vortons towards, m.
+    float sphRestSpacing = 0.06f;
+    // Equation-of-state stiffness: pressure per unit of relative compression, m^2/s^2.
+    float sphStiffness = 2.0f;
+    // Share of the pressure's pull where vortons are sparser than at rest, 0..1 (1 holds a drop).
+    float sphCohesion = 1.0f;
 };
 
 struct TimeParams {
-    float dt = 0.01f;  // s per step
-    int steps = 600;   // steps a headless run takes by default
+    // Simulated time per step, s.
+    float dt = 0.01f;
+    // Steps a headless run takes unless --steps is given.
+    int steps = 600;
 };
 
 }  // namespace vfx
