@@ -15,7 +15,7 @@ int main() {
     vfx::Simulation sim;
     sim.setThreads(0);  // 0 = all cores; results are identical for any thread count
 
-    // Fluid parameters are plain run-time fields (see README "Scene format" for all of them).
+    // Fluid parameters are plain run-time fields (docs/scene_format.md lists all of them).
     vfx::FluidParams& fluid = sim.fluid();
     fluid.gravity = vfx::vec3(0.0f, -9.8f, 0.0f);
     fluid.viscosity = 0.001f;
