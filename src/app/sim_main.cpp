@@ -1,4 +1,5 @@
-// vortonfx-sim: runs a scene headless, writes stats, dumps and a progress bar.
+// vortonfx-sim: runs a scene headless, writes stats, dumps and a progress bar (sim_stats.cpp,
+// sim_dump.cpp, sim_progress.cpp; --bench in sim_bench.cpp). This file is the command line.
 //   vortonfx-sim SCENE.json [--steps N] [--dt S] [--threads N] [--set path=value]...
 //                [--dump FILE.json] [--stats FILE.csv] [--every K] [--quiet] [--params-markdown]
 //                [--vdb DIR [--vdb-every K] [--vdb-voxel S]]
@@ -6,9 +7,11 @@
 // Exit 0 on success, 2 on bad input (nothing written), 3 when the simulation produced a
 // non-finite value (the message names the step and the phase).
 #include "app/sim_bench.hpp"
+#include "app/sim_dump.hpp"
+#include "app/sim_progress.hpp"
+#include "app/sim_stats.hpp"
 #include "export/vdb_bake.hpp"
 #include "scene/scene.hpp"
-#include "core/text_format.hpp"
 #include "scene/schema.hpp"
 #include "sim/simulation.hpp"
 
@@ -17,13 +20,11 @@
 
 #include <unistd.h>
 
-#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -122,186 +123,7 @@ std::optional<VdbBakeSettings> bakeSettingsFrom(const Options& o) {
     return b;
 }
 
-// --- stats CSV -----------------------------------------------------------------------------------
-
-std::string columnName(const std::string& text) {
-    std::string out;
-    for (unsigned char c : text) out += std::isalnum(c) ? char(std::tolower(c)) : '_';
-    return out;
-}
-
-// Ten significant digits: enough to reproduce a run's figures from its CSV.
-std::string number(double v) { return formatNumber(v, 10); }
-
-class StatsWriter {
-public:
-    explicit StatsWriter(const std::string& path) : out_(path) {
-        if (!out_) throw std::runtime_error("--stats: cannot create \"" + path + "\"");
-    }
-
-    // The phase set is known after the first step; the header is written with the first row.
-    void row(const Simulation& sim) {
-        if (!headerWritten_) writeHeader(sim);
-        const Diagnostics d = sim.diagnostics();
-        std::string line = std::to_string(sim.stepCount()) + "," + number(sim.time()) + "," + number(sim.lastStepMs()) +
-                           "," + std::to_string(sim.vortons().size()) + "," + std::to_string(sim.tracers().size()) +
-                           "," + number(d.kineticEnergy);
-        for (const dvec3& v : {d.circulation, d.linearImpulse, d.angularImpulse})
-            line += "," + number(v.x) + "," + number(v.y) + "," + number(v.z);
-        line += "," + number(d.massParticles) + "," + number(d.massGrid) + "," + number(d.maxSpeed);
-        line += "," + number(d.fieldEnergy) + "," + std::to_string(sim.lastSubsteps()) + "," +
-                std::to_string(sim.remeshCount()) + "," + number(d.potentialFlowEnergy);
-        for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
-        for (const RigidBody& b : sim.bodies())
-            if (!b.name.empty())
-                line += "," + number(b.position.x) + "," + number(b.position.y) + "," + number(b.position.z);
-        line += "," VORTONFX_VERSION;  // the file has no other place for metadata that CSV readers keep
-        out_ << line << '\n';
-        out_.flush();
-    }
-
-    void finish(const Simulation& sim) {
-        if (!headerWritten_) writeHeader(sim);
-        out_.flush();
-        if (!out_) throw std::runtime_error("--stats: writing the file failed");
-    }
-
-private:
-    void writeHeader(const Simulation& sim) {
-        std::string header = "step,time,ms_step,vortons,tracers,kinetic_energy";
-        for (const char* q : {"circulation", "impulse", "angular_impulse"})
-            header += std::string(",") + q + "_x," + q + "_y," + q + "_z";
-        header += ",mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy";
-        for (const PhaseTimers::Phase& p : sim.timers().phases()) {
-            phases_.push_back(p.name);
-            header += ",ms_" + columnName(p.name);
-        }
-        for (const RigidBody& b : sim.bodies())
-            if (!b.name.empty()) {
-                const std::string c = "body_" + columnName(b.name);
-                header += "," + c + "_x," + c + "_y," + c + "_z";
-            }
-        header += ",vortonfx_version";
-        out_ << header << '\n';
-        headerWritten_ = true;
-    }
-
-    std::ofstream out_;
-    bool headerWritten_ = false;
-    std::vector<std::string> phases_;
-};
-
-// --- dump JSON -----------------------------------------------------------------------------------
-
-// Streams the struct-of-arrays dump; floats in their shortest form that reads back exactly.
-class DumpWriter {
-public:
-    explicit DumpWriter(std::ostream& out) : out_(out) {}
-
-    void write(const Simulation& sim) {
-        const Vortons& v = sim.vortons();
-        const Tracers& t = sim.tracers();
-        out_ << "{\"vortonfx_version\":\"" VORTONFX_VERSION "\",\"step\":" << sim.stepCount()
-             << ",\"time\":" << nlohmann::json(sim.time()).dump() << ",\n\"vortons\":{";
-        vectors("position", v.position);
-        out_ << ",\n";
-        vectors("velocity", v.velocity);
-        out_ << ",\n";
-        vectors("vorticity", v.vorticity);
-        out_ << ",\n";
-        scalars("density", v.density);
-        out_ << ",\n";
-        scalars("radius", v.radius);
-        out_ << ",\n";
-        scalars("volume", v.volumes);
-        out_ << ",\n";
-        vectors("density_gradient", v.densityGradient);
-        out_ << "},\n\"tracers\":{";
-        vectors("position", t.position);
-        out_ << ",\n";
-        scalars("density", t.density);
-        out_ << "},\n\"bodies\":[";
-        for (size_t i = 0; i < sim.bodies().size(); ++i) {
-            const RigidBody& b = sim.bodies()[i];
-            out_ << (i ? ",\n" : "\n") << "{\"name\":" << nlohmann::json(b.name).dump() << ",\"position\":";
-            vec(b.position);
-            out_ << ",\"velocity\":";
-            vec(b.velocity);
-            out_ << ",\"orientation\":[";
-            real(b.orientation.w), out_ << ',', real(b.orientation.x), out_ << ',', real(b.orientation.y), out_ << ',',
-                real(b.orientation.z);
-            out_ << "]}";
-        }
-        out_ << "]}\n";
-    }
-
-private:
-    void real(float x) {
-        if (!std::isfinite(x)) {  // JSON has no NaN; a finite run never gets here
-            out_ << "null";
-            return;
-        }
-        char buf[32];
-        const auto r = std::to_chars(buf, buf + sizeof buf, x);
-        out_.write(buf, r.ptr - buf);
-    }
-    void vec(const vec3& p) {
-        out_ << '[';
-        real(p.x), out_ << ',', real(p.y), out_ << ',', real(p.z);
-        out_ << ']';
-    }
-    void vectors(const char* key, const std::vector<vec3>& values) {
-        out_ << '"' << key << "\":[";
-        for (size_t i = 0; i < values.size(); ++i) {
-            if (i) out_ << ',';
-            vec(values[i]);
-        }
-        out_ << ']';
-    }
-    void scalars(const char* key, const std::vector<float>& values) {
-        out_ << '"' << key << "\":[";
-        for (size_t i = 0; i < values.size(); ++i) {
-            if (i) out_ << ',';
-            real(values[i]);
-        }
-        out_ << ']';
-    }
-    std::ostream& out_;
-};
-
-void writeDump(const std::string& path, const Simulation& sim) {
-    std::ofstream out(path);
-    if (!out) throw std::runtime_error("--dump: cannot create \"" + path + "\"");
-    DumpWriter(out).write(sim);
-    out.flush();
-    if (!out) throw std::runtime_error("--dump: writing \"" + path + "\" failed");
-}
-
-// --- progress and summary --------------------------------------------------------------------
-
-class Progress {
-public:
-    Progress(long total, bool enabled) : total_(total), enabled_(enabled && total > 0 && isatty(fileno(stderr))) {}
-
-    void update(long done, double msPerStep, const std::string& extra = "") {
-        if (!enabled_) return;
-        const auto now = std::chrono::steady_clock::now();
-        if (done < total_ && now - last_ < std::chrono::milliseconds(100)) return;
-        last_ = now;
-        const int width = 30;
-        const int filled = int(double(width) * double(done) / double(total_));
-        std::fprintf(stderr, "\r[%s%s] %ld/%ld steps  %.2f ms/step  ETA %.1f s%s   ",
-                     std::string(size_t(filled), '#').c_str(), std::string(size_t(width - filled), '.').c_str(), done,
-                     total_, msPerStep, double(total_ - done) * msPerStep / 1000.0, extra.c_str());
-        if (done == total_) std::fputc('\n', stderr);
-        std::fflush(stderr);
-    }
-
-private:
-    long total_;
-    bool enabled_;
-    std::chrono::steady_clock::time_point last_{};
-};
+// --- summary -------------------------------------------------------------------------------------
 
 // sum |omega| V: the scale circulation drift is measured against (a ring's net circulation is 0).
 double vorticityStrength(const Vortons& v) {

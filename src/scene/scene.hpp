@@ -1,6 +1,8 @@
 #pragma once
 // Scene description: JSON loading, validation, --set overrides and building a Simulation
-// from it.
+// from it. The stages: scene_json.cpp (file to JSON), scene_override.cpp (--set),
+// scene_validate.cpp (keys and rules), scene_parse.cpp (JSON to Scene: loadScene, parseScene),
+// scene_build.cpp (Scene to Simulation), scene_save.cpp (Scene back to JSON).
 #include "bodies/body.hpp"
 #include "sim/params.hpp"
 

@@ -221,6 +221,37 @@ quat orientationFromEulerDegrees(const vec3& degrees) {
     return glm::normalize(qz * qy * qx);
 }
 
+ConvexProbe probeOfRegion(const RegionDesc& region) {
+    return {[&region](const vec3& n) { return regionSupport(region, n); }, regionDensityOrigin(region),
+            regionBoundingRadius(region)};
+}
+
+ConvexProbe probeOfSphere(const vec3& centre, float radius) {
+    return {[centre, radius](const vec3& n) { return glm::dot(n, centre) + radius * glm::length(n); }, centre, radius};
+}
+
+ConvexProbe probeOfBodyBound(const RigidBody& body) {
+    return probeOfSphere(body.position + body.orientation * body.shape.center, body.shape.circumscribedRadius);
+}
+
+Placement placementInContainer(const ConvexProbe& probe, const RigidBody& container) {
+    const float tolerance = 1e-5f * std::max(1.0f, container.shape.circumscribedRadius);
+    if (container.shape.kind == ShapeKind::Sphere) {
+        const float d = glm::length(probe.centre - container.position);
+        if (d + probe.boundingRadius <= container.shape.radius + tolerance) return Placement::Inside;
+        if (d >= container.shape.radius + probe.boundingRadius - tolerance) return Placement::Outside;
+        return Placement::Crossing;
+    }
+    bool inside = true;
+    for (const Plane& p : container.shape.planes) {
+        const vec3 n = container.orientation * p.normal;
+        const float d = p.d + glm::dot(n, container.position);
+        if (-probe.support(-n) >= d - tolerance) return Placement::Outside;
+        inside = inside && probe.support(n) <= d + tolerance;
+    }
+    return inside ? Placement::Inside : Placement::Crossing;
+}
+
 namespace {
 
 // The JSON key that holds a body's geometry.

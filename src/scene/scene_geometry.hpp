@@ -1,8 +1,10 @@
 #pragma once
 // Geometry of scene regions and bodies, shared by scene validation and by buildSimulation:
-// region volumes and point sampling, support functions for containment checks, body shapes.
+// region volumes and point sampling, support functions and the placement of convex sets in
+// containers, body shapes.
 #include "scene/scene.hpp"
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,6 +28,25 @@ float regionBoundingRadius(const RegionDesc& region);
 // spacing is tuned so about count points fall inside; a box is filled wall to wall with
 // round(L/s) cell-centred points per axis). Deterministic.
 std::vector<vec3> sampleRegion(const RegionDesc& region);
+
+// A convex set seen through its support function, for containment tests against containers.
+struct ConvexProbe {
+    std::function<float(const vec3&)> support;  // max over the set of dot(n, x)
+    vec3 centre;
+    float boundingRadius;
+};
+
+// The region as a probe; it refers to `region`, which must outlive it.
+ConvexProbe probeOfRegion(const RegionDesc& region);
+ConvexProbe probeOfSphere(const vec3& centre, float radius);
+// The body's bounding sphere (about its shape's centre, circumscribed radius) as a probe.
+ConvexProbe probeOfBodyBound(const RigidBody& body);
+
+enum class Placement { Inside, Outside, Crossing };
+
+// Where a convex set lies relative to a container's cavity (face planes for polytopes, so a
+// set just beyond an edge may be called Crossing: conservative).
+Placement placementInContainer(const ConvexProbe& probe, const RigidBody& container);
 
 // Automatic vorton radius: the sphere whose volume is the region volume per vorton, so the
 // vortons' volumes add up to the region's (mass and circulation totals match the scene).

@@ -1,6 +1,9 @@
 #pragma once
 // The interactive demo: a GLFW window, the frame loop, input handling and scene management.
 // The frame loop owns no physics: it calls Simulation::step and draws what it reads.
+// DemoApp's members are defined by concern: app.cpp (frame loop), app_window.cpp (window and
+// ImGui), app_scene.cpp (loading, reset, saving), app_input.cpp (keys and mouse),
+// app_panels.cpp (panel wiring), app_capture.cpp (screenshots, recording, bake).
 #include "app/demo/interaction.hpp"
 #include "app/demo/options.hpp"
 #include "export/vdb_bake.hpp"
@@ -48,6 +51,8 @@ private:
     RecordingStatus recordingStatus() const;
     void frame();
     void stepSimulation();
+    void drawPanels();
+    void captureFrame();
     void stopOnSimulationError(const std::string& message);
     void handleMouse();
     void handleKeys();

@@ -1,0 +1,66 @@
+#include "scene/scene_document.hpp"
+
+#include <stdexcept>
+
+namespace vfx {
+namespace {
+
+std::string escapePointerToken(const std::string& key) {
+    std::string out;
+    for (char c : key) {
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
+    }
+    return out;
+}
+
+// True when `ancestor` is `pointer` or one of its parents.
+bool pointerWithin(const std::string& pointer, const std::string& ancestor) {
+    return pointer.compare(0, ancestor.size(), ancestor) == 0 &&
+           (pointer.size() == ancestor.size() || pointer[ancestor.size()] == '/');
+}
+
+}  // namespace
+
+std::string childPointer(const std::string& parent, const std::string& key) {
+    return parent + "/" + escapePointerToken(key);
+}
+std::string childPointer(const std::string& parent, size_t index) { return parent + "/" + std::to_string(index); }
+
+std::string joinWords(const std::vector<std::string>& words) {
+    std::string out;
+    for (size_t i = 0; i < words.size(); ++i) out += (i ? ", " : "") + words[i];
+    return out;
+}
+
+void SceneReporter::fail(const std::string& pointer, const std::string& what) const {
+    throw SceneError(source_ + ": " + (pointer.empty() ? "/" : pointer) + ": " + what + overrideNote(pointer));
+}
+
+// The latest override wins, as it is the one whose value the document holds.
+std::string SceneReporter::overrideNote(const std::string& pointer) const {
+    if (pointer.empty()) return "";
+    for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it)
+        if (pointerWithin(pointer, it->pointer) || pointerWithin(it->pointer, pointer))
+            return " (from --set " + it->assignment + ")";
+    return "";
+}
+
+const nlohmann::json& SceneFields::value(const std::string& key) const {
+    auto it = object_->find(key);
+    if (it != object_->end()) return *it;
+    const ParamSpec* spec = findParamSpec(section_, key);
+    if (!spec) throw std::logic_error("scene schema has no " + section_ + "." + key);
+    return spec->defaultValue;
+}
+
+const nlohmann::json& SceneFields::emptyObject() {
+    static const nlohmann::json empty = nlohmann::json::object();
+    return empty;
+}
+
+}  // namespace vfx
