@@ -16,6 +16,7 @@ using glm::quat;
 using glm::vec3;
 
 constexpr float kPi = 3.14159265358979323846f;
+constexpr double kPiDouble = 3.141592653589793;
 
 inline bool isFinite(const vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 

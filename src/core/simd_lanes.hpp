@@ -1,7 +1,7 @@
 #pragma once
 // Eight floats in one SIMD vector (GCC/Clang vector extensions, no intrinsics) and the helpers
 // the particle sums are written with: neighbour sums (core/neighbour_search.hpp) and the tree's
-// blocked grid evaluation (sim/velocity_solver.cpp). Operations are plain IEEE arithmetic lane by
+// blocked grid evaluation (sim/vorton_tree_grid.cpp). Operations are plain IEEE arithmetic lane by
 // lane, so a value does not depend on which lane or thread computed it.
 #include "core/math.hpp"
 

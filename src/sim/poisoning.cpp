@@ -10,7 +10,7 @@
 // variant (serial, atomic, partitioned) and every thread count produce the same marks. A second
 // pass, independent per grid point, projects out the span of the marked faces' normals in
 // fixed feature order. The result is bitwise identical for all variants and thread counts.
-#include "sim/body_coupling.hpp"
+#include "sim/poisoning.hpp"
 
 #include "bodies/shapes.hpp"
 #include "core/parallel.hpp"

@@ -1,27 +1,19 @@
 #pragma once
-// Velocity from vorticity (Biot-Savart with a Rankine-like core):
-//   u(x) = 1/(4 pi) sum_i (omega_i V_i) x r_i / max(|r_i|, sigma_i)^3,  r_i = x - x_i.
-// DirectSolver sums every vorton (O(N M)): the accuracy reference.
+// Velocity from vorticity by a tree, approximating the Biot-Savart sum of direct_velocity.hpp:
 // VortonTree is a Barnes-Hut octree whose clusters carry the Taylor expansion of the kernel to
 // second order (monopole, dipole and quadrupole moments of omega V about the cluster centre).
+// Implemented in vorton_tree_build.cpp (octree and moments), vorton_tree_traversal.cpp (which
+// nodes a target sphere takes as clusters), vorton_tree_evaluation.cpp (sums at points) and
+// vorton_tree_grid.cpp (sums on a grid). directVelocity, the accuracy reference, comes with it.
 #include "core/math.hpp"
 #include "core/uniform_grid.hpp"
+#include "sim/direct_velocity.hpp"
 #include "sim/particles.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace vfx {
-
-// Velocity induced at x by one vorton of strength alpha = omega V at xi with core radius sigma.
-inline vec3 vortonVelocity(const vec3& x, const vec3& xi, const vec3& alpha, float sigma) {
-    const vec3 r = x - xi;
-    const float dist = std::max(glm::length(r), sigma);
-    const float inv = 1.0f / (4.0f * kPi * dist * dist * dist);
-    return glm::cross(alpha, r) * inv;
-}
-
-void directVelocity(const Vortons& vortons, const std::vector<vec3>& points, std::vector<vec3>& out);
 
 class VortonTree {
 public:
@@ -36,7 +28,7 @@ public:
     void velocityPerPoint(const std::vector<vec3>& points, std::vector<vec3>& out, float theta) const;
     vec3 velocityAt(const vec3& x, float theta) const;
     // Velocity at every point of a grid, in its index order: blocks of neighbouring points share
-    // one traversal and are evaluated together in SIMD lanes (see velocity_solver.cpp).
+    // one traversal and are evaluated together in SIMD lanes (see vorton_tree_grid.cpp).
     void velocityOnGrid(const GridShape& shape, std::vector<vec3>& out, float theta) const;
     size_t nodeCount() const { return nodes_.size(); }
 
@@ -83,6 +75,8 @@ private:
         uint32_t childCount = 0;
     };
     std::vector<TraversalNode> traversalNodes(float theta) const;
+    // The factor on errorReach (made for opening angle 1) at opening angle theta.
+    static float errorReachScale(float theta);
     uint32_t buildNode(uint32_t self, uint32_t begin, uint32_t end, int depth);
     // Continues the traversal from each node of `start` for one block's sphere (centre, radius):
     // appends the nodes it may take as clusters (far) and the leaves it must sum vorton by vorton

@@ -1,0 +1,108 @@
+// The flow a moving body pushes aside: the dipole of the sphere of its volume, summed over the
+// dynamic solids.
+#include "sim/potential_flow.hpp"
+
+#include "core/parallel.hpp"
+#include "sim/equivalent_sphere.hpp"
+
+#include <cmath>
+
+namespace vfx {
+
+namespace {
+
+// Beyond this many radii the dipole is left out: its speed there is below W / 3000 (and its
+// energy beyond holds 1/1700 of the whole), and most particles of a large scene are that far.
+constexpr float kPotentialFlowReach = 12.0f;
+
+// Vortons per chunk of the impulse-rate sums (fixed: the sums never depend on the threads).
+constexpr size_t kImpulseChunk = 2048;
+
+}  // namespace
+
+std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, const UniformGrid<vec3>& velocity,
+                                          const FluidParams& fluid) {
+    std::vector<PotentialFlow> flows;
+    for (size_t b = 0; b < bodies.size(); ++b) {
+        const RigidBody& body = bodies[b];
+        if (body.motion != MotionKind::Dynamic || body.isHole() || !(body.addedMass > 0.0f)) continue;
+        PotentialFlow f;
+        f.body = b;
+        f.centre = centreInWorld(body);
+        f.radius = float(equivalentRadius(body));
+        const vec3 flow =
+            velocity.size() > 0 && velocity.shape().encloses(f.centre) ? velocity.interpolate(f.centre) : vec3(0.0f);
+        // The share of the fluid that is there to be pushed (1 when the body is fully immersed).
+        const float cover = body.addedMass / (0.5f * fluid.ambientDensity * body.shape.volume());
+        f.relativeVelocity = cover * (body.velocity - flow);
+        f.addedMass = body.addedMass;
+        flows.push_back(f);
+    }
+    return flows;
+}
+
+vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x) {
+    vec3 u(0.0f);
+    for (const PotentialFlow& f : flows) {
+        const vec3 r = x - f.centre;
+        const float r2 = glm::dot(r, r);
+        const float radius2 = f.radius * f.radius;
+        if (r2 > kPotentialFlowReach * kPotentialFlowReach * radius2) continue;
+        if (r2 <= radius2) {
+            u += f.relativeVelocity;  // inside: the fluid there moves with the body
+            continue;
+        }
+        // Outside: the dipole of a sphere moving at W, R^3 / (2 r^3) (3 (W.r^) r^ - W).
+        const float scale = 0.5f * radius2 * f.radius / (r2 * std::sqrt(r2));
+        u += scale * (3.0f * glm::dot(f.relativeVelocity, r) / r2 * r - f.relativeVelocity);
+    }
+    return u;
+}
+
+mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& x) {
+    mat3 gradient(0.0f);
+    for (const PotentialFlow& f : flows) {
+        const vec3 r = x - f.centre;
+        const float r2 = glm::dot(r, r);
+        if (r2 <= f.radius * f.radius) continue;  // uniform inside
+        if (r2 > kPotentialFlowReach * kPotentialFlowReach * f.radius * f.radius) continue;
+        // d u_i / d x_j = R^3 / 2 (3 (W_j r_i + W_i r_j + (W.r) delta_ij) / r^5 - 15 (W.r) r_i r_j / r^7):
+        // symmetric (irrotational) and traceless (divergence-free).
+        const vec3& w = f.relativeVelocity;
+        const float inverse2 = 1.0f / r2;
+        const float scale = 0.5f * f.radius * f.radius * f.radius * inverse2 * inverse2 / std::sqrt(r2);
+        const float along = glm::dot(w, r);
+        for (int j = 0; j < 3; ++j)
+            for (int i = 0; i < 3; ++i)
+                gradient[j][i] += scale * (3.0f * (w[j] * r[i] + w[i] * r[j] + (i == j ? along : 0.0f)) -
+                                           15.0f * along * r[i] * r[j] * inverse2);
+    }
+    return gradient;
+}
+
+std::vector<dvec3> impulseRateFromPotentialFlows(const std::vector<PotentialFlow>& flows, const Vortons& v) {
+    std::vector<dvec3> rates;
+    rates.reserve(flows.size());
+    for (const PotentialFlow& f : flows) {
+        const std::vector<PotentialFlow> one{f};
+        rates.push_back(deterministicReduce<dvec3>(
+            v.size(), dvec3(0.0),
+            [&](size_t begin, size_t end) {
+                dvec3 sum(0.0);
+                for (size_t i = begin; i < end; ++i) {
+                    const vec3& x = v.position[i];
+                    const vec3& w = v.vorticity[i];
+                    // d/dt of 1/2 x x omega V: the flow moves x, and its (symmetric) gradient
+                    // stretches and tilts omega.
+                    const vec3 moved = glm::cross(potentialFlowVelocity(one, x), w);
+                    const vec3 stretched = glm::cross(x, potentialFlowGradient(one, x) * w);
+                    sum += 0.5 * double(v.volume(i)) * (dvec3(moved) + dvec3(stretched));
+                }
+                return sum;
+            },
+            [](const dvec3& a, const dvec3& b) { return a + b; }, kImpulseChunk));
+    }
+    return rates;
+}
+
+}  // namespace vfx

@@ -1,0 +1,44 @@
+#pragma once
+// The flow a moving body pushes aside (the potential flow of a moving sphere): its velocity and
+// gradient where particles move, and what it does to the vortons' impulse.
+#include "bodies/body_motion.hpp"
+#include "core/uniform_grid.hpp"
+#include "sim/params.hpp"
+#include "sim/particles.hpp"
+
+#include <vector>
+
+namespace vfx {
+
+// The irrotational flow a dynamic solid pushes aside as it moves through the fluid: the potential
+// flow of the sphere of its volume moving at its velocity relative to the flow at its centre (W).
+// Outside the sphere it is the dipole R^3 / (2 r^3) (3 (W.r^) r^ - W), whose normal velocity at
+// the surface is W's (no flow through the body), whose kinetic energy is 1/2 m_a W^2 and whose
+// momentum is m_a W, with m_a = 1/2 rho0 V the body's added mass; inside it is W. With partial
+// fluid cover (the body's addedMass below 1/2 rho0 V) W is scaled by the cover. Beyond 12 radii,
+// where it is below W / 3000, it is left out.
+struct PotentialFlow {
+    vec3 centre{0.0f};
+    float radius = 0.0f;
+    vec3 relativeVelocity{0.0f};  // W, m/s
+    float addedMass = 0.0f;       // kg
+    size_t body = 0;              // index of the body in the list it came from
+    double energy() const { return 0.5 * double(addedMass) * double(glm::dot(relativeVelocity, relativeVelocity)); }
+    dvec3 momentum() const { return double(addedMass) * dvec3(relativeVelocity); }
+};
+
+// One flow per dynamic solid with fluid around it (addedMass > 0, set by exchangeDragWithFluid).
+std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, const UniformGrid<vec3>& velocity,
+                                          const FluidParams& fluid);
+
+// Sum of the flows' velocities at a point.
+vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x);
+
+// Sum of the flows' velocity gradients at a point (column j holds du/dx_j), for stretching.
+mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& x);
+
+// For each flow, the rate at which it changes the vortons' impulse 1/2 sum x x omega V by moving
+// them and stretching their vorticity (the vortices' own flow conserves their impulse).
+std::vector<dvec3> impulseRateFromPotentialFlows(const std::vector<PotentialFlow>& flows, const Vortons& vortons);
+
+}  // namespace vfx
