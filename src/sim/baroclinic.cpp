@@ -131,17 +131,17 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
                                const vec3& gravity, float ambientDensity, float dt, Vortons& vortons) {
     const GridShape& shape = densityGradient.shape();
     const float reach = kReach * std::max({shape.spacing.x, shape.spacing.y, shape.spacing.z});
-    const float invReach2 = 1.0f / (reach * reach);
     const float scale = dt / ambientDensity * shape.cellVolume();
-    const ivec3 points = shape.points, cells = partition.cells();
-    // Pass 1 writes every point's share and factors (zero where it has no source): no fill here.
-    reserveWithHeadroom(shares_, shape.pointCount());
-    shares_.resize(shape.pointCount());
-    factors_.resize(shape.pointCount());
-    const std::vector<uint32_t>& sorted = partition.sortedIndices();
+    sortPositions(partition, vortons);
+    shareGridSources(densityGradient, partition, gravity, scale, reach);
+    gatherToVortons(shape, partition, 1.0f / (reach * reach), vortons);
+    unreached_ = unreachedShare();
+}
 
-    // The vortons' positions in partition order, so each row of cells below is one contiguous run;
-    // one array per axis, padded so a run's last vector of lanes stays inside them.
+// The vortons' positions in partition order, so each row of cells is one contiguous run; one
+// array per axis, padded so a run's last vector of lanes stays inside them.
+void BaroclinicTransfer::sortPositions(const CellPartition& partition, const Vortons& vortons) {
+    const std::vector<uint32_t>& sorted = partition.sortedIndices();
     sortedLanes_.x = lanes::padded(sorted.size());
     sortedLanes_.y = lanes::padded(sorted.size());
     sortedLanes_.z = lanes::padded(sorted.size());
@@ -154,61 +154,79 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
             sortedLanes_.z[s] = x.z;
         },
         8192);
+}
 
-    // Pass 1, per grid point: its source and the weights the vortons around it will take.
+// Pass 1, per grid point: its source and the weights the vortons around it will take. Writes
+// every point's share and factors (zero where it has no source): no fill before it.
+void BaroclinicTransfer::shareGridSources(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
+                                          const vec3& gravity, float scale, float reach) {
+    const GridShape& shape = densityGradient.shape();
+    reserveWithHeadroom(shares_, shape.pointCount());
+    shares_.resize(shape.pointCount());
+    factors_.resize(shape.pointCount());
+    const ivec3 points = shape.points;
     parallelForEach(
         0, size_t(points.z),
         [&](size_t zi) {
             const int z = int(zi);
             for (int y = 0; y < points.y; ++y)
-                for (int x = 0; x < points.x; ++x) {
-                    const size_t k = shape.index(x, y, z);
-                    const vec3 strength = glm::cross(densityGradient[k], gravity) * scale;
-                    PointShare& share = shares_[k];
-                    share = PointShare{strength, 0.0f};
-                    factors_.clear(k);
-                    if (strength == vec3(0.0f)) continue;
-                    const vec3 at = shape.pointPosition(x, y, z);
-                    // Cells whose vortons can lie within reach of the point.
-                    const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), cells);
-                    const WeightMoments m = momentsAround(sortedLanes_, at, r, partition, invReach2);
-                    if (m.weightSum <= 0.0f) continue;  // no vorton within reach: counted as unreached
-                    share.weightSum = m.weightSum;
-                    const vec3 mean = m.first / m.weightSum;
-                    const mat3 spread = m.second() / m.weightSum - glm::outerProduct(mean, mean);
-                    // beta moves the weighted mean position onto the grid point:
-                    // sum p (1 + beta.(d - mean)) d = 0 when spread * beta = -mean. The ridge bounds
-                    // the extrapolation (and keeps a flat, 2D layout invertible).
-                    const mat3 regular = spread + mat3(kRidge * reach * reach);
-                    const vec3 beta = glm::inverse(regular) * (-mean);
-                    // A vorton's part is w / weightSum (1 + beta.(d - mean)): the constant terms
-                    // folded once per point.
-                    const vec3 perWeight = strength / m.weightSum;
-                    factors_.base[k] = 1.0f - glm::dot(beta, mean);
-                    factors_.betaX[k] = beta.x;
-                    factors_.betaY[k] = beta.y;
-                    factors_.betaZ[k] = beta.z;
-                    factors_.perWeightX[k] = perWeight.x;
-                    factors_.perWeightY[k] = perWeight.y;
-                    factors_.perWeightZ[k] = perWeight.z;
-                }
+                for (int x = 0; x < points.x; ++x) sharePoint(densityGradient, partition, gravity, scale, reach, x, y, z);
         },
         1);
+}
 
-    // Pass 2, per vorton: gather its share of every source point within reach. In the
-    // partition's order, so neighbouring vortons read the same points from cache.
+void BaroclinicTransfer::sharePoint(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
+                                    const vec3& gravity, float scale, float reach, int x, int y, int z) {
+    const GridShape& shape = densityGradient.shape();
+    const size_t k = shape.index(x, y, z);
+    const vec3 strength = glm::cross(densityGradient[k], gravity) * scale;
+    PointShare& share = shares_[k];
+    share = PointShare{strength, 0.0f};
+    factors_.clear(k);
+    if (strength == vec3(0.0f)) return;
+    const vec3 at = shape.pointPosition(x, y, z);
+    // Cells whose vortons can lie within reach of the point.
+    const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), partition.cells());
+    const WeightMoments m = momentsAround(sortedLanes_, at, r, partition, 1.0f / (reach * reach));
+    if (m.weightSum <= 0.0f) return;  // no vorton within reach: counted as unreached
+    share.weightSum = m.weightSum;
+    const vec3 mean = m.first / m.weightSum;
+    const mat3 spread = m.second() / m.weightSum - glm::outerProduct(mean, mean);
+    // beta moves the weighted mean position onto the grid point: sum p (1 + beta.(d - mean)) d = 0
+    // when spread * beta = -mean. The ridge bounds the extrapolation (and keeps a flat, 2D layout
+    // invertible).
+    const mat3 regular = spread + mat3(kRidge * reach * reach);
+    const vec3 beta = glm::inverse(regular) * (-mean);
+    // A vorton's part is w / weightSum (1 + beta.(d - mean)): the constant terms folded once per point.
+    const vec3 perWeight = strength / m.weightSum;
+    factors_.base[k] = 1.0f - glm::dot(beta, mean);
+    factors_.betaX[k] = beta.x;
+    factors_.betaY[k] = beta.y;
+    factors_.betaZ[k] = beta.z;
+    factors_.perWeightX[k] = perWeight.x;
+    factors_.perWeightY[k] = perWeight.y;
+    factors_.perWeightZ[k] = perWeight.z;
+}
+
+// Pass 2, per vorton: gather its share of every source point within reach. In the partition's
+// order, so neighbouring vortons read the same points from cache.
+void BaroclinicTransfer::gatherToVortons(const GridShape& shape, const CellPartition& partition, float invReach2,
+                                         Vortons& vortons) const {
+    const std::vector<uint32_t>& sorted = partition.sortedIndices();
     parallelForEach(
         0, sorted.size(),
         [&](size_t s) {
             const size_t i = sorted[s];
             const vec3 x(sortedLanes_.x[s], sortedLanes_.y[s], sortedLanes_.z[s]);
             const ivec3 cell = shape.cellOf(x);
-            const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), points);
+            const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), shape.points);
             const vec3 gained = gatherShares(factors_, shape, x, r, invReach2);
             vortons.vorticity[i] += gained / vortons.volume(i);
         },
         1024);
+}
 
+double BaroclinicTransfer::unreachedShare() const {
     struct Sums {
         double total = 0.0, unreached = 0.0;
     };
@@ -227,7 +245,7 @@ void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const C
             return Sums{a.total + b.total, a.unreached + b.unreached};
         },
         65536);
-    unreached_ = sums.total > 0.0 ? sums.unreached / sums.total : 0.0;
+    return sums.total > 0.0 ? sums.unreached / sums.total : 0.0;
 }
 
 }  // namespace vfx

@@ -45,6 +45,15 @@ public:
     double lastUnreachedShare() const { return unreached_; }
 
 private:
+    void sortPositions(const CellPartition& partition, const Vortons& vortons);
+    void shareGridSources(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
+                          const vec3& gravity, float scale, float reach);
+    void sharePoint(const UniformGrid<vec3>& densityGradient, const CellPartition& partition, const vec3& gravity,
+                    float scale, float reach, int x, int y, int z);
+    void gatherToVortons(const GridShape& shape, const CellPartition& partition, float invReach2,
+                         Vortons& vortons) const;
+    double unreachedShare() const;
+
     struct PointShare {
         vec3 strength{0.0f};  // S_g V_cell dt
         float weightSum = 0.0f;

@@ -162,30 +162,48 @@ void Remesher::shareAmongFluidNodes(const Vortons& v, const FluidRegion& fluidRe
 }
 
 size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& fluidRegion) {
-    const size_t n = v.size();
-    const Lattice& lattice = lattice_;
-    const int planes = lattice.dims.z;
-
-    // Vortons bucketed by the first lattice plane (z) of their footprint, in index order, so each
-    // plane gathers its contributions alone: no two tasks write the same node, and the order of
-    // the sums does not depend on the threads.
-    std::vector<Footprint> footprint(n);
+    std::vector<Footprint> footprint(v.size());
     parallelForEach(
-        0, n, [&](size_t i) { footprint[i] = footprintOf(lattice, v.position[i]); }, 4096);
-    planeStart_.assign(size_t(planes) + 1, 0);
-    for (size_t i = 0; i < n; ++i) ++planeStart_[size_t(footprint[i].first.z) + 1];
-    for (int p = 0; p < planes; ++p) planeStart_[size_t(p) + 1] += planeStart_[size_t(p)];
-    byPlane_.resize(n);
-    {
-        std::vector<uint32_t> fill(planeStart_.begin(), planeStart_.end() - 1);
-        for (size_t i = 0; i < n; ++i) byPlane_[fill[size_t(footprint[i].first.z)]++] = uint32_t(i);
-    }
-
+        0, v.size(), [&](size_t i) { footprint[i] = footprintOf(lattice_, v.position[i]); }, 4096);
+    bucketByPlane(footprint);
     const bool walls = bool(fluidRegion);
     if (walls)
         shareAmongFluidNodes(v, fluidRegion, footprint);
     else
         fluidNode_.clear();
+    scatterToNodes(v, footprint, walls);
+    if (walls) mergeSlivers();
+
+    float maxStrength = 0.0f, maxMass = 0.0f;
+    for (const Node& node : nodes_) {
+        maxStrength = std::max(maxStrength, glm::length(node.strength));
+        maxMass = std::max(maxMass, std::abs(node.mass));
+    }
+    strengthCut_ = threshold * maxStrength;
+    massCut_ = threshold * maxMass;
+    if (threshold > 0.0f) mergeDropped();
+    return countKeptNodes();
+}
+
+// Vortons bucketed by the first lattice plane (z) of their footprint, in index order, so each
+// plane gathers its contributions alone: no two tasks write the same node, and the order of the
+// sums does not depend on the threads.
+void Remesher::bucketByPlane(const std::vector<Footprint>& footprint) {
+    const size_t n = footprint.size();
+    const int planes = lattice_.dims.z;
+    planeStart_.assign(size_t(planes) + 1, 0);
+    for (size_t i = 0; i < n; ++i) ++planeStart_[size_t(footprint[i].first.z) + 1];
+    for (int p = 0; p < planes; ++p) planeStart_[size_t(p) + 1] += planeStart_[size_t(p)];
+    byPlane_.resize(n);
+    std::vector<uint32_t> fill(planeStart_.begin(), planeStart_.end() - 1);
+    for (size_t i = 0; i < n; ++i) byPlane_[fill[size_t(footprint[i].first.z)]++] = uint32_t(i);
+}
+
+// Each lattice plane sums the M4' shares of strength, mass and volume it receives, one plane per
+// task; near walls a vorton's shares go to fluid nodes only, rescaled (cutScale_).
+void Remesher::scatterToNodes(const Vortons& v, const std::vector<Footprint>& footprint, bool walls) {
+    const Lattice& lattice = lattice_;
+    const int planes = lattice.dims.z;
     nodes_.assign(size_t(lattice.dims.x) * size_t(lattice.dims.y) * size_t(planes), Node{});
     const int tx = lattice.flat.x ? 1 : 4, ty = lattice.flat.y ? 1 : 4, tz = lattice.flat.z ? 1 : 4;
     parallelForEach(
@@ -218,21 +236,13 @@ size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& f
             }
         },
         1);
+}
 
-    if (walls) mergeSlivers();
-
-    float maxStrength = 0.0f, maxMass = 0.0f;
-    for (const Node& node : nodes_) {
-        maxStrength = std::max(maxStrength, glm::length(node.strength));
-        maxMass = std::max(maxMass, std::abs(node.mass));
-    }
-    strengthCut_ = threshold * maxStrength;
-    massCut_ = threshold * maxMass;
-    if (threshold > 0.0f) mergeDropped();
-
-    // Kept nodes per plane, then a prefix sum: collect() fills each plane's run in lattice order.
+// Kept nodes per plane, then a prefix sum: collect() fills each plane's run in lattice order.
+size_t Remesher::countKeptNodes() {
+    const int planes = lattice_.dims.z;
     keptBefore_.assign(size_t(planes) + 1, 0);
-    const size_t planeSize = size_t(lattice.dims.x) * size_t(lattice.dims.y);
+    const size_t planeSize = size_t(lattice_.dims.x) * size_t(lattice_.dims.y);
     parallelForEach(
         0, size_t(planes),
         [&](size_t p) {

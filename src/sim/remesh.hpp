@@ -57,6 +57,9 @@ private:
     };
     // Deposits every vorton onto lattice_; returns the number of nodes kept.
     size_t deposit(const Vortons& vortons, float threshold, const FluidRegion& fluidRegion);
+    void bucketByPlane(const std::vector<Footprint>& footprint);
+    void scatterToNodes(const Vortons& vortons, const std::vector<Footprint>& footprint, bool walls);
+    size_t countKeptNodes();
     // Vortons whose M4' footprint reaches past a wall switch to linear weights on fluid nodes
     // only, renormalised (cutScale_); their nodes are marked nearWall.
     void shareAmongFluidNodes(const Vortons& vortons, const FluidRegion& fluidRegion,
