@@ -170,7 +170,8 @@ void BaroclinicTransfer::shareGridSources(const UniformGrid<vec3>& densityGradie
         [&](size_t zi) {
             const int z = int(zi);
             for (int y = 0; y < points.y; ++y)
-                for (int x = 0; x < points.x; ++x) sharePoint(densityGradient, partition, gravity, scale, reach, x, y, z);
+                for (int x = 0; x < points.x; ++x)
+                    sharePoint(densityGradient, partition, gravity, scale, reach, x, y, z);
         },
         1);
 }

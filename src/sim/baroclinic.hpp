@@ -46,8 +46,8 @@ public:
 
 private:
     void sortPositions(const CellPartition& partition, const Vortons& vortons);
-    void shareGridSources(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
-                          const vec3& gravity, float scale, float reach);
+    void shareGridSources(const UniformGrid<vec3>& densityGradient, const CellPartition& partition, const vec3& gravity,
+                          float scale, float reach);
     void sharePoint(const UniformGrid<vec3>& densityGradient, const CellPartition& partition, const vec3& gravity,
                     float scale, float reach, int x, int y, int z);
     void gatherToVortons(const GridShape& shape, const CellPartition& partition, float invReach2,
