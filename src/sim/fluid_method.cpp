@@ -165,4 +165,8 @@ const FluidMethodStep& fluidMethodStep(FluidMethod method) {
     throw std::invalid_argument("fluid.method: no time step for method " + std::to_string(int(method)));
 }
 
+const FluidMethodStep& methodBefore(const SphPhaseRecord& lastSphPhase, long substep) {
+    return fluidMethodStep(lastSphPhase.substep == substep - 1 ? lastSphPhase.method : FluidMethod::Vpm);
+}
+
 }  // namespace vfx

@@ -79,4 +79,8 @@ public:
 // The object for a method (static instances; the objects hold no state).
 const FluidMethodStep& fluidMethodStep(FluidMethod method);
 
+// The method whose SPH phase ran in the sub-step before `substep`, else vpm's: the method a
+// switch at `substep` leaves.
+const FluidMethodStep& methodBefore(const SphPhaseRecord& lastSphPhase, long substep);
+
 }  // namespace vfx

@@ -498,9 +498,7 @@ const std::vector<float>& Simulation::eddyViscosity() const { return work_->eddy
 void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
     const StepFlow flow{gridShape_, velocityGrid_, work_->density.densityGrid(), work_->pushedFlows,
                         fluid_.adamsBashforth};
-    const SphPhaseRecord& last = work_->lastSphPhase;
-    const FluidMethodStep& previous =
-        fluidMethodStep(last.substep == substepCount_ - 1 ? last.method : FluidMethod::Vpm);
+    const FluidMethodStep& previous = methodBefore(work_->lastSphPhase, substepCount_);
     FluidStepState state{fluid_,       vortons_,         tracers_,       flow,     walls_.kernelShare,
                          work_->sph,   work_->advection, work_->history, previous, work_->lastSphPhase,
                          substepCount_};
