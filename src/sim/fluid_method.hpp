@@ -1,37 +1,86 @@
 #pragma once
-// One time-step object per fluid method. What differs between vortex particles (vpm), SPH
-// pressure (sph) and both (hybrid) is said here, once: whether the SPH phase runs, what moves
-// the vortons, what drives an SPH-only drop, whether the particle set is remeshed. The step
-// asks the object for the method in force instead of switching on FluidParams::method.
+// One time-step object per fluid method: vortex particles (vpm, parts 2-5), SPH pressure on the
+// vortons (sph, parts 15, 16) and both (hybrid). Each owns the parts of a sub-step in which the
+// methods differ: whether its particle set is remeshed, its own phases (the SPH phase), how its
+// particles move in the advection phase, and what its SPH velocity means when the method changes
+// at run time. The Simulation runs the phases every method shares and calls these hooks in step
+// order; it never asks which method is in force.
 #include "sim/params.hpp"
+#include "sim/particle_advection.hpp"
+#include "sim/particles.hpp"
+#include "sim/phases.hpp"
+#include "sim/sph.hpp"
+#include "sim/time_integration.hpp"
+
+#include <functional>
+#include <vector>
 
 namespace vfx {
+
+class FluidMethodStep;
+
+// The method and sub-step of the last SPH phase that ran: a method switch re-expresses the SPH
+// velocity only across consecutive sub-steps.
+struct SphPhaseRecord {
+    FluidMethod method = FluidMethod::Vpm;
+    long substep = -2;
+};
+
+// What a method's hooks read and write, lent by the Simulation for one sub-step.
+struct FluidStepState {
+    const FluidParams& fluid;
+    Vortons& vortons;
+    Tracers& tracers;
+    const StepFlow& flow;                       // the step's grid flow and density
+    const std::vector<float>& wallKernelShare;  // from the walls phase (empty: no walls)
+    SphFluid& sph;                              // shared with the density and baroclinic phases
+    GridFlowAdvection& advection;
+    MotionHistory& history;
+    // The method whose SPH phase ran in the previous sub-step, else vpm's.
+    const FluidMethodStep& previous;
+    SphPhaseRecord& lastSphPhase;
+    long substep;  // sub-steps since reset
+};
+
+// Times and checks one phase (the Simulation's runPhase).
+using PhaseRunner = std::function<void(Phase, const std::function<void()>&)>;
 
 class FluidMethodStep {
 public:
     virtual ~FluidMethodStep() = default;
     virtual FluidMethod method() const = 0;
-    // The SPH phase runs: pressure and viscosity between vortons, and tracers follow that flow.
-    virtual bool sphPressure() const = 0;
-    // Vortons move with the velocity their vorticity induces (the tree or direct solve).
-    virtual bool vortexVelocity() const = 0;
-    // Strain accumulates and triggers remeshing onto a lattice. Under sph and hybrid the
-    // pressure keeps the particles spread, so their set is never remeshed.
-    virtual bool remeshes() const { return false; }
-    // Acceleration the SPH integration adds to every vorton's velocity: under sph nothing else
-    // makes a heavy drop fall, so Boussinesq buoyancy g rho'/rho0 enters here; under hybrid the
-    // baroclinic vorticity already does it.
-    virtual vec3 sphBodyAcceleration(const FluidParams&) const { return vec3(0.0f); }
-    // The vortons' vorticity is re-measured from the SPH flow after each SPH phase (sph only:
-    // keeps generation and stretching from piling up vorticity nothing uses).
-    virtual bool vorticityFromSph() const { return false; }
-    // Particles need each vorton's SPH kernel share on the fluid side of walls.
-    bool needsWallKernelShare(const FluidParams& fluid) const {
-        return sphPressure() || fluid.densityGradient == GradientSource::Sph;
+
+    // Remesh phase: whether the particle set is due for a remesh onto a lattice, given the strain
+    // integral max|S| dt since the last one.
+    virtual bool remeshDue(float /*strainSinceRemesh*/, const FluidParams&) const { return false; }
+    // The strain integral since the last remesh after a sub-step of dt at strain rate max|S| (1/s).
+    virtual float strainAfterSubstep(float /*strainSinceRemesh*/, float /*strainRate*/, float /*dt*/) const {
+        return 0.0f;
     }
+    // Walls phase: whether an SPH sum this sub-step needs each vorton's kernel share on the
+    // fluid side of the walls.
+    virtual bool needsWallKernelShare(const FluidParams& fluid) const {
+        return fluid.densityGradient == GradientSource::Sph;
+    }
+    // The method's own phases, after diffusion and before advection, each run through `run`.
+    virtual void runOwnPhases(const PhaseRunner& /*run*/, FluidStepState& /*state*/, float /*dt*/) const {}
+    // Advection phase: moves the vortons and tracers one sub-step.
+    virtual void advect(FluidStepState& state, float dt) const = 0;
+
+    // --- run-time switches ---
+    // The whole velocity of a vorton under this method, from its SPH velocity and its vortex
+    // velocity (m/s).
+    virtual vec3 wholeVelocity(const vec3& sphVelocity, const vec3& vortexVelocity) const = 0;
+    // Called by a following method without SPH forces: hands the SPH flow over to the vortex
+    // flow. True if the vortons' SPH velocity must still move them this sub-step.
+    virtual bool handOverSphFlow(FluidStepState& /*state*/) const { return false; }
 };
 
-// The object for fluid.method (a static instance; the objects hold no state).
+// The object for a method (static instances; the objects hold no state).
 const FluidMethodStep& fluidMethodStep(FluidMethod method);
+
+// The method whose SPH phase ran in the sub-step before `substep`, else vpm's: the method a
+// switch at `substep` leaves.
+const FluidMethodStep& methodBefore(const SphPhaseRecord& lastSphPhase, long substep);
 
 }  // namespace vfx

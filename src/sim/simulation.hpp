@@ -5,8 +5,10 @@
 #include "core/cell_partition.hpp"
 #include "core/profiler.hpp"
 #include "core/uniform_grid.hpp"
+#include "sim/diagnostics.hpp"
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
+#include "sim/phases.hpp"
 
 #include <tbb/task_arena.h>
 
@@ -18,12 +20,6 @@
 namespace vfx {
 
 class FluidMethodStep;
-
-// The phases of a step, in the order they run. phaseName() spells them for the timers, the
-// stats CSV's ms_<phase> columns and NonFiniteError; nothing else names a phase.
-enum class Phase { Remesh, Grid, Velocity, Stretching, Walls, Density, Baroclinic, Diffusion, Sph, Advection, Bodies };
-constexpr size_t kPhaseCount = size_t(Phase::Bodies) + 1;
-const char* phaseName(Phase phase);
 
 // Where each vorton stands relative to the walls of the containers and solids: the Walls
 // phase produces it, density, baroclinic and SPH phases read it.
@@ -38,26 +34,6 @@ public:
     NonFiniteError(long step, const std::string& phase);
     long step;
     std::string phase;
-};
-
-// Conserved quantities and totals (double precision, deterministic order).
-struct Diagnostics {
-    double kineticEnergy = 0.0;  // 0.5 * sum |u|^2 (rho0 + rho') V over vortons
-    // Kinetic energy of the whole unbounded flow the vorticity induces, rho0 * sum u . (x x omega) V
-    // (the vorticity form of 1/2 integral |u|^2 over all space, fluid at rest far away), with u
-    // solved at the vortons now: unlike the sum over vortons it does not depend on where
-    // particles happen to sit, nor on how the last step blended velocities.
-    double fieldEnergy = 0.0;
-    dvec3 circulation{0.0};      // sum omega V
-    dvec3 linearImpulse{0.0};    // 0.5 * sum x x omega V
-    dvec3 angularImpulse{0.0};   // 1/3 * sum x x (x x omega V)
-    double massParticles = 0.0;  // sum rho' V over vortons
-    double massGrid = 0.0;       // sum of the density-deviation grid times cell volume
-    double maxSpeed = 0.0;       // over vortons
-    // The irrotational flow moving solids push aside (sim/body_coupling PotentialFlow), which the
-    // vorticity does not carry: its kinetic energy sum 1/2 m_a W^2 and momentum sum m_a W.
-    double potentialFlowEnergy = 0.0;
-    dvec3 potentialFlowMomentum{0.0};
 };
 
 class Simulation {
@@ -100,12 +76,16 @@ public:
     const UniformGrid<vec3>& velocityGrid() const { return velocityGrid_; }
     // Velocity gradient on the grid points: column j holds du/dx_j.
     const UniformGrid<mat3>& jacobianGrid() const { return jacobianGrid_; }
-    const UniformGrid<float>& densityGrid() const { return densityGrid_; }
-    // Grid density gradient (poisoned) of the last step. With density_gradient = sph the step does
-    // not need it: it is then computed on first request, from the last density grid, unpoisoned.
+    // Density deviation rho' deposited on the grid points, kg/m^3.
+    const UniformGrid<float>& densityGrid() const;
+    // Grid density gradient (poisoned near walls if asked) of the last step, kg/m^4. With
+    // density_gradient = sph the step does not make it; computeDensityGradientGrid() does.
     const UniformGrid<vec3>& densityGradientGrid() const;
-    // The field the grid density gradient differentiates: densityGrid() itself, or with
-    // fluid.coverage_density its coverage-normalised version (computed on each call).
+    // Makes the grid density gradient from the last density grid (unpoisoned) if the last step
+    // did not (density_gradient = sph), for drawing.
+    void computeDensityGradientGrid();
+    // The field the grid density gradient was made from: densityGrid() itself, or with
+    // fluid.coverage_density its coverage-normalised version.
     const UniformGrid<float>& buoyancyDensityGrid() const;
     const std::vector<float>& wallProximity() const { return walls_.proximity; }
     // Each vorton's subgrid (Smagorinsky) eddy viscosity of the last sub-step, m^2/s; empty when
@@ -129,21 +109,13 @@ private:
     void computeVelocityGrid();
     void solveVelocityGrid();
     void stretchAndTilt(float dt);
+    const std::vector<mat3>& velocityGradientAtVortons();
     void computeWallFields(const FluidMethodStep& method);
-    void depositDensity();
     void computeDensityGradient();
-    void differentiateDensityGrid() const;
-    struct DepositScales {
-        float heavy = 1.0f, light = 1.0f;
-    };
-    DepositScales keepDepositedMass(UniformGrid<float>& field, const UniformGrid<float>* fluidShare) const;
+    bool gravityActsOnGrid() const;
     void generateBaroclinicVorticity(float dt);
     void diffuse(float dt);
-    void computeSph(const FluidMethodStep& method, float dt);
-    bool gravityActsOnGrid() const;
-    void advect(const FluidMethodStep& method, float dt);
-    void packFlowAndDensity();  // the tracers' lookup grid: velocity and density side by side
-    void advectVortons(const FluidMethodStep& method, bool leavingHybrid, float dt);
+    void runMethodPhases(const FluidMethodStep& method, float dt);
     void interactWithBodies(float dt);
 
     FluidParams fluid_;
@@ -154,9 +126,6 @@ private:
     GridShape gridShape_;
     UniformGrid<vec3> velocityGrid_;
     UniformGrid<mat3> jacobianGrid_;
-    UniformGrid<float> densityGrid_;
-    mutable UniformGrid<vec3> densityGradientGrid_;
-    mutable bool densityGradientGridStale_ = false;
     CellPartition partition_;  // vortons by velocity-grid cell
     WallFields walls_;
 
@@ -176,7 +145,7 @@ private:
     float maxGridStrainRate_ = 0.0f;  // Frobenius norm of its symmetric part S, 1/s
     int threads_ = 0;
     std::unique_ptr<tbb::task_arena> arena_;
-    struct Workspace;  // solver scratch (tree, SPH, PSE buffers)
+    struct Workspace;  // the phases' solvers and their scratch (tree, density field, SPH, PSE, ...)
     std::unique_ptr<Workspace> work_;
 };
 

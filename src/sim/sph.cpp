@@ -443,32 +443,7 @@ void SphFluid::interpolateToGrid(const Vortons& vortons, const GridShape& shape)
         1);
 }
 
-// --- time integration, method switches, tracers ---------------------------------------------------
-
-namespace {
-
-// Vortex velocity a vorton moves with: midpoint rule in the frozen grid field, as advect() does.
-inline vec3 midpointVelocity(const UniformGrid<vec3>& u, const vec3& x, float dt) {
-    return u.interpolate(x + 0.5f * dt * u.interpolate(x));
-}
-
-}  // namespace
-
-void SphFluid::carryVelocityAcrossSwitch(Vortons& vortons, FluidMethod previous, FluidMethod current,
-                                         const UniformGrid<vec3>& vortexVelocity, float dt) const {
-    if (previous == current || current == FluidMethod::Vpm) return;
-    parallelForEachStable(
-        0, vortons.size(),
-        [&](size_t i) {
-            vec3& v = vortons.sphVelocity[i];
-            const vec3 vortex = midpointVelocity(vortexVelocity, vortons.position[i], dt);
-            if (current == FluidMethod::Sph)
-                v = previous == FluidMethod::Hybrid ? v + vortex : vortex;
-            else
-                v = previous == FluidMethod::Sph ? v - vortex : vec3(0.0f);
-        },
-        2048);
-}
+// --- time integration, tracers -------------------------------------------------------------------
 
 void SphFluid::integrate(Vortons& vortons, const vec3& reducedGravity, float dt) const {
     if (dragRate_.size() != vortons.size()) throw std::logic_error("SphFluid::integrate before acceleration");
@@ -491,7 +466,8 @@ void SphFluid::integrate(Vortons& vortons, const vec3& reducedGravity, float dt)
         2048);
 }
 
-void SphFluid::advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVelocity, bool hybrid, float dt) const {
+void SphFluid::advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVelocity, bool correctsVortexFlow,
+                             float dt) const {
     const UniformGrid<vec3>& us = gridVelocity_;
     const UniformGrid<float>& weight = gridWeight_;
     // Normalised SPH velocity (Shepard: divided by the interpolation weight) so tracers near the
@@ -502,7 +478,7 @@ void SphFluid::advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVe
         const float w = weight.interpolate(p);
         const float inside = std::clamp(w * 2.0f, 0.0f, 1.0f);  // full from half weight inward
         const vec3 sphVelocity = w > 1e-6f ? us.interpolate(p) / w : vec3(0.0f);
-        return (hybrid ? vortex : (1.0f - inside) * vortex) + inside * sphVelocity;
+        return (correctsVortexFlow ? vortex : (1.0f - inside) * vortex) + inside * sphVelocity;
     };
     parallelForEachStable(
         0, tracers.size(),

@@ -78,29 +78,20 @@ public:
     const UniformGrid<vec3>& gridVelocity() const { return gridVelocity_; }
     const UniformGrid<float>& gridWeight() const { return gridWeight_; }
 
-    // Re-expresses sphVelocity when the method changes, so the velocity each vorton moves with
-    // stays continuous: sphVelocity is the whole velocity under sph and a correction on top of
-    // the vortex velocity under hybrid (vpm -> hybrid: zero correction; vpm -> sph: the vortex
-    // velocity; sph <-> hybrid: minus / plus the vortex velocity).
-    void carryVelocityAcrossSwitch(Vortons& vortons, FluidMethod previous, FluidMethod current,
-                                   const UniformGrid<vec3>& vortexVelocity, float dt) const;
     // sphAcceleration += rho' * reducedGravity; sphVelocity += dt * sphAcceleration with the
     // ambient drag of acceleration() applied implicitly, minus any into-wall component for
     // vortons that hit a wall in the last collision phase.
     void integrate(Vortons& vortons, const vec3& reducedGravity, float dt) const;
-    // Midpoint advection of tracers after interpolateToGrid(): hybrid adds the interpolated SPH
-    // velocity to the vortex velocity; sph takes the SPH velocity inside the particles and the
-    // vortex velocity (of the SPH vorticity) outside, blended by the interpolation weight.
-    void advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVelocity, bool hybrid, float dt) const;
+    // Midpoint advection of tracers after interpolateToGrid(). correctsVortexFlow (hybrid): the
+    // interpolated SPH velocity is added to the vortex velocity; otherwise (sph) the SPH velocity
+    // holds inside the particles and the vortex velocity (of the SPH vorticity) outside, blended
+    // by the interpolation weight.
+    void advectTracers(Tracers& tracers, const UniformGrid<vec3>& vortexVelocity, bool correctsVortexFlow,
+                       float dt) const;
 
     const std::vector<float>& numberDensity() const { return numberDensity_; }
     // Rest number density n0 for the current parameters (cached).
     float restNumberDensity(const FluidParams& fluid) const;
-
-    // Method bookkeeping for run-time switches (Simulation::computeSph): the method and step
-    // of the last SPH phase that ran.
-    FluidMethod lastMethod = FluidMethod::Vpm;
-    long lastStep = -2;
 
 private:
     void computeNumberDensity();

@@ -176,6 +176,8 @@ void DemoApp::renderFrame() {
     camera_.setViewport(fbW, fbH, 0.5f * model_.panelWidth * ratio);
     render_.pixelScale = std::max(ratio, contentScale_);
     if (fbW > 0 && fbH > 0) {
+        // Under density_gradient = sph the step leaves the grid gradient out; the arrows need it.
+        if (render_.drawArrows && render_.arrowSite == ArrowSite::GridPoints) sim_.computeDensityGradientGrid();
         renderer_->upload(sim_, render_);
         renderer_->draw(camera_, sim_, render_);
     }

@@ -1,0 +1,54 @@
+#pragma once
+// The advection phase's moves through the step's grid flow: the vortex velocity on the grid plus
+// the flows moving bodies push aside, integrated by the two-step Adams-Bashforth rule
+// (sim/time_integration.hpp), second order in time in a flow that changes as it moves (a ring's
+// swirl travels with the ring). Without a last rate (the first step, a vorton's first after a
+// remesh, or adams_bashforth off) particles take the midpoint rule in the frozen grid field,
+// second order along curved streamlines but first order in the field's own change. The fluid
+// methods (sim/fluid_method.hpp) decide which velocities move the vortons.
+#include "core/uniform_grid.hpp"
+#include "sim/body_coupling.hpp"
+#include "sim/particles.hpp"
+#include "sim/time_integration.hpp"
+#include "sim/tracer_advection.hpp"
+
+#include <vector>
+
+namespace vfx {
+
+// The flow particles move with in a sub-step, on the step's grid.
+struct StepFlow {
+    const GridShape& grid;
+    const UniformGrid<vec3>& velocity;         // vortex velocity at the grid points, m/s
+    const UniformGrid<float>& density;         // density deviation rho', kg/m^3 (tracer colour)
+    const std::vector<PotentialFlow>& pushed;  // the flows moving bodies push aside
+    bool adamsBashforth;                       // fluid.adams_bashforth: the two-step rule if it can
+
+    vec3 velocityAt(const vec3& x) const {
+        return pushed.empty() ? velocity.interpolate(x) : velocity.interpolate(x) + potentialFlowVelocity(pushed, x);
+    }
+};
+
+// The velocities that move the vortons in a sub-step.
+struct VortonVelocity {
+    bool vortex = true;  // the step's flow, by the two-step rule
+    bool sph = false;    // plus each vorton's SPH velocity
+};
+
+class GridFlowAdvection {
+public:
+    // Moves every tracer one sub-step in the flow and colours it with the density deviation where
+    // it starts; history.tracerVelocity holds u_n-1 on entry and u_n on return.
+    void moveTracers(const StepFlow& flow, Tracers& tracers, MotionHistory& history, float dt);
+    // Moves every vorton one sub-step with the velocities asked for; history.vortonVelocity as the
+    // tracers' (cleared without the vortex velocity), and history.dt becomes dt.
+    void moveVortons(const StepFlow& flow, VortonVelocity velocity, Vortons& vortons, MotionHistory& history, float dt);
+
+private:
+    void packFlowAndDensity(const StepFlow& flow);
+
+    UniformGrid<FlowAndDensity> packed_;  // the tracers' lookup grid: velocity and density side by side
+    std::vector<vec3> flowAtVortons_;     // the grid's velocity at each vorton
+};
+
+}  // namespace vfx

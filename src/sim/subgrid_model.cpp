@@ -1,0 +1,35 @@
+#include "sim/subgrid_model.hpp"
+
+#include "core/grid_differences.hpp"
+#include "core/parallel.hpp"
+
+#include <cmath>
+
+namespace vfx {
+
+// The velocity kernel max(|r|, sigma) is the field of vorticity spread uniformly over a ball of
+// radius sigma (variance sigma^2 / 5); the grid samples that field and trilinear interpolation
+// rebuilds it with a tent of half-width h_grid (variance h_grid^2 / 6). Taking the larger of
+// sigma and h_grid alone made the model 3 times too weak: the 65,536-vorton dye drop preset at
+// 1/30 s piled vorticity up at its cores from step 130.
+float resolvedFilterWidth(float coreRadius, float gridSpacing) {
+    return std::sqrt(12.0f * (coreRadius * coreRadius / 5.0f + gridSpacing * gridSpacing / 6.0f));
+}
+
+// The strain the flow cannot resolve cascades to scales below its filter width, where nothing
+// represents it; the eddy viscosity drains it there instead of letting stretching pile it up.
+void smagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, float coefficient, std::vector<float>& eddyViscosity) {
+    const size_t count = flow.coreRadius.size();
+    eddyViscosity.resize(count);
+    const float c2 = coefficient * coefficient;
+    parallelForEach(
+        0, count,
+        [&](size_t i) {
+            const float ss = strainRateSquared(flow.velocityGradient[i]);
+            const float width = resolvedFilterWidth(flow.coreRadius[i], flow.gridSpacing);
+            eddyViscosity[i] = c2 * width * width * std::sqrt(2.0f * ss);
+        },
+        2048);
+}
+
+}  // namespace vfx
