@@ -16,7 +16,7 @@ target_include_directories(vfx_glad PUBLIC ${VFX_GLAD_DIR}/include)
 target_compile_options(vfx_glad PRIVATE -w)
 
 # Demo code that needs no OpenGL (camera, meshes, picking and stirring, options):
-# a library of its own so tests/demo_test.cpp can exercise it without a window.
+# a library of its own so the tests can exercise it without a window.
 set(VFX_DEMO_CORE_SOURCES
   ${CMAKE_SOURCE_DIR}/src/render/camera.cpp
   ${CMAKE_SOURCE_DIR}/src/render/mesh_builder.cpp

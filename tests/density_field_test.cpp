@@ -1,12 +1,24 @@
-// The density field on its own (sim/density_field.hpp): the deposit carries exactly the vortons'
-// mass deviation and volume, and the coverage-normalised buoyancy field keeps the deposited mass.
+// The density field (sim/density_field.hpp): the deposit carries exactly the vortons' mass
+// deviation and volume, and the coverage-normalised buoyancy field keeps the deposited mass; in a
+// whole step the grid holds the particles' mass and its gradient is the centred difference, exact
+// for a linear field, with two empty layers at the grid's faces.
+#include "density_lattice.hpp"
 #include "sim/density_field.hpp"
+#include "sim/simulation.hpp"
 #include "test_helpers.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace vfx {
 namespace {
+
+using test::buildLattice;
+using test::insideLattice;
+using test::kDt;
+using test::kGravity;
+using test::LatticeSetup;
 
 // A grid around a ball of vortons with two empty layers at every face, as the step lays it.
 GridShape gridAround(const test::BallSpec& ball, size_t targetCells) {
@@ -71,6 +83,126 @@ TEST(DensityField, BuoyancyFieldKeepsTheDepositedMass) {
     fluid.coverageDensity = false;
     field.computeBuoyancyField(fluid, {});
     EXPECT_EQ(&field.buoyancyField(), &field.densityGrid());
+}
+
+// --- mass on the grid ---------------------------------------------------------------------------
+
+// Trilinear deposit weights sum to one per vorton, so sum_grid rho' V_cell = sum_vortons rho' V
+// (relative 1e-5: float accumulation). The particles' mass also equals rho' * ball volume
+// because the core radii are chosen so that N V = ball volume.
+TEST(BuoyancyMass, GridMassEqualsParticleMass) {
+    Simulation sim;
+    const test::BallSpec ball{vec3(0.0f, 1.0f, 0.0f), 0.5f, 3000, 0.5f, vec3(0.0f), 7};
+    test::addBall(sim.vortons(), ball);
+    const double expected = double(ball.density) * sphereVolume(ball.radius);
+    for (int k = 0; k < 10; ++k) {
+        sim.step(kDt);
+        const Diagnostics d = sim.diagnostics();
+        EXPECT_NEAR(d.massParticles, expected, 1e-5 * expected);
+        EXPECT_NEAR(d.massGrid, d.massParticles, 1e-5 * d.massParticles) << "step " << k;
+    }
+}
+
+// Mixed signs (heavy and light halves) do not hide a wrong weight: each half is checked by the
+// total of its absolute value too.
+TEST(BuoyancyMass, GridMassEqualsParticleMassForTwoDrops) {
+    Simulation sim;
+    test::addBall(sim.vortons(), test::BallSpec{vec3(-0.6f, 0.0f, 0.0f), 0.4f, 1500, 0.5f, vec3(0.0f), 1});
+    test::addBall(sim.vortons(), test::BallSpec{vec3(0.6f, 0.1f, 0.0f), 0.3f, 1000, -0.25f, vec3(0.0f), 2});
+    sim.step(kDt);
+    const Diagnostics d = sim.diagnostics();
+    double absoluteGrid = 0.0;
+    for (float rho : sim.densityGrid().values()) absoluteGrid += std::abs(rho);
+    absoluteGrid *= sim.gridShape().cellVolume();
+    double absoluteParticles = 0.0;
+    for (size_t i = 0; i < sim.vortons().size(); ++i)
+        absoluteParticles += std::abs(sim.vortons().density[i]) * sim.vortons().volume(i);
+    EXPECT_NEAR(d.massGrid, d.massParticles, 1e-5 * absoluteParticles);
+    // The two drops are far apart (no grid point receives both signs), so |rho'| sums agree too.
+    EXPECT_NEAR(absoluteGrid, absoluteParticles, 1e-5 * absoluteParticles);
+}
+
+// --- density gradient on the grid -------------------------------------------------------------
+
+TEST(DensityGradient, LinearFieldIsExactInTheInterior) {
+    Simulation sim;
+    const LatticeSetup s;
+    buildLattice(sim, s);
+    sim.fluid().gravity = kGravity;
+    sim.step(kDt);
+    const GridShape& shape = sim.gridShape();
+    const float h = LatticeSetup::kSpacing;
+    ASSERT_NEAR(shape.spacing.x, h, 1e-6f) << "grid spacing not forced to the lattice spacing";
+    int densityChecked = 0, gradientChecked = 0;
+    for (int z = 0; z < shape.points.z; ++z)
+        for (int y = 0; y < shape.points.y; ++y)
+            for (int x = 0; x < shape.points.x; ++x) {
+                const vec3 p = shape.pointPosition(x, y, z);
+                if (insideLattice(p, 0.0f, s)) {
+                    // Exact up to float round-off of the sums (1e-5 of the field's scale 1).
+                    EXPECT_NEAR(sim.densityGrid().at(x, y, z), s.a + glm::dot(s.b, p), 1e-5f);
+                    ++densityChecked;
+                }
+                if (insideLattice(p, h, s)) {
+                    const vec3 g = sim.densityGradientGrid().at(x, y, z);
+                    for (int c = 0; c < 3; ++c)
+                        EXPECT_NEAR(g[c], s.b[c], 2e-4f) << "point " << x << "," << y << "," << z;
+                    ++gradientChecked;
+                }
+            }
+    EXPECT_GT(densityChecked, 500);
+    EXPECT_GT(gradientChecked, 200);
+    // Vortons two spacings inside see exactly b, and their baroclinic vorticity after one step
+    // (the velocity was zero, so stretching and advection did not act) is dt (b x g) / rho0.
+    const vec3 expectedOmega = kDt * glm::cross(s.b, kGravity) / sim.fluid().ambientDensity;
+    const LatticeSetup original;
+    int vortonsChecked = 0;
+    for (size_t i = 0; i < sim.vortons().size(); ++i) {
+        const vec3 start = sim.vortons().position[i] - kDt * sim.vortons().velocity[i];
+        if (!insideLattice(start, 2.0f * h, original)) continue;
+        const vec3 g = sim.vortons().densityGradient[i];
+        const vec3 w = sim.vortons().vorticity[i];
+        for (int c = 0; c < 3; ++c) {
+            EXPECT_NEAR(g[c], s.b[c], 2e-4f) << "vorton " << i;
+            EXPECT_NEAR(w[c], expectedOmega[c], 2e-4f * kDt * 9.8f) << "vorton " << i;
+        }
+        ++vortonsChecked;
+    }
+    EXPECT_EQ(vortonsChecked, 8 * 8 * 8);
+}
+
+// Centred differences (one-sided on the 6 faces): the gradient grid must be exactly that stencil
+// applied to the field it differentiates (a random ball), with and without coverage
+// normalisation, and the grid keeps two empty layers of points around the deposit.
+TEST(DensityGradient, CentredInsideWithEmptyLayersAtTheFaces) {
+    for (bool coverage : {false, true}) {
+        Simulation sim;
+        sim.fluid().coverageDensity = coverage;
+        test::addBall(sim.vortons(), test::BallSpec{vec3(0.0f), 0.5f, 1500, 0.5f, vec3(0.0f), 4});
+        sim.step(kDt);
+        const UniformGrid<float> rho = sim.buoyancyDensityGrid();
+        const UniformGrid<vec3>& grad = sim.densityGradientGrid();
+        const GridShape& s = rho.shape();
+        int nonZeroFaces = 0;
+        for (int z = 0; z < s.points.z; ++z)
+            for (int y = 0; y < s.points.y; ++y)
+                for (int x = 0; x < s.points.x; ++x)
+                    for (int a = 0; a < 3; ++a) {
+                        ivec3 p(x, y, z), lo = p, hi = p;
+                        const bool lowFace = p[a] == 0, highFace = p[a] == s.points[a] - 1;
+                        lo[a] = lowFace ? p[a] : p[a] - 1;
+                        hi[a] = highFace ? p[a] : p[a] + 1;
+                        const float want = (rho.at(hi.x, hi.y, hi.z) - rho.at(lo.x, lo.y, lo.z)) /
+                                           (float(hi[a] - lo[a]) * s.spacing[a]);
+                        const float got = grad.at(x, y, z)[a];
+                        EXPECT_NEAR(got, want, 1e-5f * (std::abs(want) + 1.0f));
+                        const bool nearFace = p[a] <= 1 || p[a] >= s.points[a] - 2;
+                        if (nearFace && rho.at(x, y, z) != 0.0f) ++nonZeroFaces;
+                    }
+        // Two empty layers at every face: the centred differences then sum by parts exactly, which
+        // is what makes the baroclinic source's impulse exactly g sum(rho' V) / rho0.
+        EXPECT_EQ(nonZeroFaces, 0) << "the deposit reaches the grid's two outer layers";
+    }
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ public:
     // Kernel width eps = widthScale * mean particle spacing V^(1/3). The default 1 is the
     // narrowest the particle sum still integrates well: with eps = 0.62 spacings it is too coarse
     // a quadrature of the kernel integral and diffuses ~30% too slowly (measured by
-    // tests/vpm_physics_test.cpp, Pse.GaussianBlobSecondMomentGrowsAtSixNu).
+    // tests/diffusion_test.cpp, Pse.GaussianBlobSecondMomentGrowsAtSixNu).
     explicit PseDiffusion(float widthScale = 1.0f) : widthScale_(widthScale) {}
     // eddyViscosity: optional extra viscosity of each vorton, m^2/s (empty = none). A pair
     // exchanges at the mean of its two viscosities, so the exchange stays antisymmetric.

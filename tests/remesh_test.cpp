@@ -1,0 +1,213 @@
+// M4' remeshing (sim/remesh.hpp): the kernel interpolates and reproduces quadratics, so remeshing
+// keeps circulation, impulse and mass; the threshold and the budget keep the totals, walls
+// receive nothing beyond them, lattice vortons stay as they are, any thread count gives the same
+// bits.
+#include "sim/remesh.hpp"
+#include "test_helpers.hpp"
+
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <cmath>
+#include <random>
+
+namespace vfx {
+namespace {
+
+// M4' interpolates (1 at its own node, 0 at the others) and reproduces polynomials up to degree
+// two: for any offset the weights of the four nodes around a point sum to 1 and have zero first
+// and second moments about it. That is what makes remeshing conserve total vorticity, impulse
+// and the mass's centre and spread.
+TEST(Remesh, M4PrimeInterpolatesAndReproducesQuadratics) {
+    EXPECT_FLOAT_EQ(m4PrimeWeight(0.0f), 1.0f);
+    EXPECT_FLOAT_EQ(m4PrimeWeight(1.0f), 0.0f);
+    EXPECT_FLOAT_EQ(m4PrimeWeight(2.0f), 0.0f);
+    for (float x = 0.0f; x < 1.0f; x += 0.0625f) {
+        double sum = 0.0, first = 0.0, second = 0.0;
+        for (int k = -1; k <= 2; ++k) {
+            const double d = double(x) - k, w = m4PrimeWeight(float(d));
+            sum += w;
+            first += w * d;
+            second += w * d * d;
+        }
+        EXPECT_NEAR(sum, 1.0, 1e-6) << x;
+        EXPECT_NEAR(first, 0.0, 1e-6) << x;
+        EXPECT_NEAR(second, 0.0, 1e-6) << x;
+    }
+}
+
+struct Moments {
+    dvec3 circulation{0.0}, impulse{0.0}, massCentre{0.0};
+    double mass = 0.0, strength = 0.0;
+};
+
+Moments momentsOf(const Vortons& v) {
+    Moments m;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const dvec3 x(v.position[i]), alpha = dvec3(v.vorticity[i]) * double(v.volume(i));
+        const double mass = double(v.density[i]) * double(v.volume(i));
+        m.circulation += alpha;
+        m.impulse += 0.5 * glm::cross(x, alpha);
+        m.mass += mass;
+        m.massCentre += mass * x;
+        m.strength += glm::length(alpha);
+    }
+    return m;
+}
+
+Vortons randomBlob(size_t count, unsigned seed) {
+    Vortons v;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    const double share = 4.0 / 3.0 * M_PI * 0.125 / double(count);
+    while (v.size() < count) {
+        const vec3 p(unit(rng), unit(rng), unit(rng));
+        if (glm::dot(p, p) > 1.0f) continue;
+        const vec3 omega(unit(rng), unit(rng), unit(rng));
+        test::addShare(v, vec3(0.3f, -0.2f, 0.1f) + 0.5f * p, omega, 1.0f + 0.5f * unit(rng), share);
+    }
+    return v;
+}
+
+void expectSameMoments(const Moments& a, const Moments& b) {
+    // float storage of ~10^4 strengths: round-off is ~1e-6 of their sum of magnitudes.
+    const double tolerance = 2e-5 * a.strength;
+    EXPECT_NEAR(b.circulation.x, a.circulation.x, tolerance);
+    EXPECT_NEAR(b.circulation.y, a.circulation.y, tolerance);
+    EXPECT_NEAR(b.circulation.z, a.circulation.z, tolerance);
+    EXPECT_NEAR(glm::length(b.impulse - a.impulse), 0.0, tolerance);
+    EXPECT_NEAR(b.mass, a.mass, 1e-5 * a.mass);
+    EXPECT_NEAR(glm::length(b.massCentre / b.mass - a.massCentre / a.mass), 0.0, 1e-5);
+}
+
+TEST(Remesh, ConservesCirculationImpulseAndMass) {
+    Vortons v = randomBlob(4000, 3);
+    const Moments before = momentsOf(v);
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = 0.05f;
+    settings.threshold = 0.0f;  // keep every node that received anything
+    ASSERT_TRUE(remesher.apply(v, settings));
+    expectSameMoments(before, momentsOf(v));
+    // On the lattice, with volume h^3 and core overlap * h.
+    for (size_t i = 0; i < v.size(); ++i) {
+        const vec3 k = v.position[i] / settings.spacing;
+        EXPECT_NEAR(glm::length(k - glm::round(k)), 0.0f, 1e-3f);
+        EXPECT_FLOAT_EQ(v.volume(i), settings.spacing * settings.spacing * settings.spacing);
+        EXPECT_FLOAT_EQ(v.radius[i], settings.coreOverlap * settings.spacing);
+    }
+}
+
+// With the default threshold the small strengths around everything deposited (M4''s negative
+// fringe) are not dropped but handed to a neighbour, so the totals stay exact.
+TEST(Remesh, ThresholdKeepsMassAndCirculationExact) {
+    Vortons v = randomBlob(4000, 5);
+    const Moments before = momentsOf(v);
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = 0.05f;
+    settings.threshold = 1e-3f;
+    const size_t all = [&] {
+        Vortons copy = v;
+        RemeshSettings everything = settings;
+        everything.threshold = 0.0f;
+        Remesher r;
+        r.apply(copy, everything);
+        return copy.size();
+    }();
+    ASSERT_TRUE(remesher.apply(v, settings));
+    EXPECT_LT(v.size(), all);  // the threshold does leave nodes out
+    const Moments after = momentsOf(v);
+    EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], 2e-5 * before.strength);
+}
+
+// A box of uniform fluid filling a container |x|, |y|, |z| <= 0.5 (vortons half a spacing off
+// the lattice, whose outer nodes lie on the walls): no node outside receives anything, the
+// totals are kept, and every new vorton, the ones on the walls included, carries the fluid's
+// density and vorticity (a node on a wall holds half a cell of fluid, not half the density).
+TEST(Remesh, AtWallsNothingLandsOutsideAndWallNodesKeepTheFluidsDensity) {
+    Vortons v;
+    const float spacing = 0.1f;
+    test::addLattice(
+        v, ivec3(10), vec3(-0.45f), spacing, [](const vec3&) { return 0.3f; },
+        [](const vec3&) { return vec3(0.0f, 0.0f, 2.0f); });
+    const Moments before = momentsOf(v);
+    const auto inTank = [](const vec3& p) { return glm::all(glm::lessThanEqual(glm::abs(p), vec3(0.5f + 1e-5f))); };
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = spacing;
+    settings.threshold = 0.0f;
+    ASSERT_TRUE(remesher.apply(v, settings, inTank));
+    EXPECT_NEAR(momentsOf(v).mass, before.mass, 1e-5 * before.mass);
+    EXPECT_NEAR(momentsOf(v).circulation.z, before.circulation.z, 1e-5 * before.circulation.z);
+    double volume = 0.0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        EXPECT_TRUE(inTank(v.position[i])) << "vorton " << i << " at " << v.position[i].x << ", " << v.position[i].y;
+        // A uniform field stays uniform to float round-off (sums of up to 64 weighted terms).
+        EXPECT_NEAR(v.density[i], 0.3f, 1e-5f * 0.3f) << "vorton " << i;
+        EXPECT_NEAR(v.vorticity[i].z, 2.0f, 1e-5f * 2.0f) << "vorton " << i;
+        volume += v.volume(i);
+    }
+    EXPECT_NEAR(volume, 1.0, 1e-4);  // the tank's
+}
+
+// Vortons already on the lattice stay exactly where they are with the same strengths: M4' is
+// 1 at a vorton's own node and 0 at every other node.
+TEST(Remesh, LeavesLatticeVortonsAlone) {
+    Vortons v;
+    const float h = 0.125f;  // a power of two: positions and weights are exact
+    for (int z = -3; z <= 3; ++z)
+        for (int y = -3; y <= 3; ++y)
+            for (int x = -3; x <= 3; ++x)
+                test::addShare(v, h * vec3(x, y, z), vec3(float(x), float(y * z), 1.0f), float(x + y),
+                               double(h) * h * h);
+    const Vortons before = v;
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = h;
+    settings.threshold = 0.0f;
+    ASSERT_TRUE(remesher.apply(v, settings));
+    size_t matched = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (glm::length(v.vorticity[i]) == 0.0f && v.density[i] == 0.0f) continue;
+        for (size_t j = 0; j < before.size(); ++j)
+            if (before.position[j] == v.position[i]) {
+                EXPECT_EQ(v.vorticity[i], before.vorticity[j]);
+                EXPECT_EQ(v.density[i], before.density[j]);
+                ++matched;
+            }
+    }
+    EXPECT_EQ(matched, before.size());
+    EXPECT_EQ(v.size(), before.size());  // the nodes around received exactly nothing
+}
+
+// A budget below what the lattice would hold coarsens it: fewer vortons, same totals.
+TEST(Remesh, BudgetCoarsensTheLatticeAndKeepsTheTotals) {
+    Vortons v = randomBlob(4000, 4);
+    const Moments before = momentsOf(v);
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = 0.05f;
+    settings.threshold = 0.0f;
+    settings.maxCount = 2000;
+    ASSERT_TRUE(remesher.apply(v, settings));
+    EXPECT_LE(v.size(), 2000u);
+    EXPECT_GT(remesher.lastSpacing(), settings.spacing);
+    expectSameMoments(before, momentsOf(v));
+}
+
+TEST(Remesh, SameResultForAnyThreadCount) {
+    Vortons one = randomBlob(20000, 5), two = one;
+    Remesher a, b;
+    RemeshSettings settings;
+    settings.spacing = 0.03f;
+    tbb::task_arena(1).execute([&] { a.apply(one, settings); });
+    tbb::task_arena(2).execute([&] { b.apply(two, settings); });
+    EXPECT_TRUE(test::bitwiseEqual(one.position, two.position));
+    EXPECT_TRUE(test::bitwiseEqual(one.vorticity, two.vorticity));
+    EXPECT_TRUE(test::bitwiseEqual(one.density, two.density));
+}
+
+}  // namespace
+}  // namespace vfx

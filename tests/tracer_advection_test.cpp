@@ -1,0 +1,109 @@
+// The tracers' pass of a sub-step (sim/tracer_advection.hpp), eight tracers' stencils at once in
+// SIMD lanes: against the grid's own trilinear lookup and the two-step rule, the same bits for any
+// thread count, and a flat grid refused.
+#include "core/uniform_grid.hpp"
+#include "lookup_fixtures.hpp"
+#include "sim/tracer_advection.hpp"
+
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace vfx {
+namespace {
+
+using test::scatteredTracers;
+using test::wavyGrid;
+
+std::vector<vec3> scatteredVelocities(size_t count, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> component(-1.0f, 1.0f);
+    std::vector<vec3> v(count);
+    for (vec3& u : v) u = vec3(component(rng), component(rng), component(rng));
+    return v;
+}
+
+float largestValue(const UniformGrid<FlowAndDensity>& grid) {
+    float largest = 0.0f;
+    for (const FlowAndDensity& v : grid.values())
+        for (int c = 0; c < 4; ++c) largest = std::max(largest, std::abs(v[c]));
+    return largest;
+}
+
+TEST(TracerPass, MatchesTheGridLookupAndTheTwoStepRule) {
+    const UniformGrid<FlowAndDensity> grid = wavyGrid();
+    // 37 tracers: four whole blocks of eight and a partial one.
+    Tracers tracers = scatteredTracers(grid.shape(), 37, 7);
+    const Tracers start = tracers;
+    std::vector<vec3> last = scatteredVelocities(tracers.size(), 8);
+    const std::vector<vec3> lastBefore = last;
+    const TwoStepWeights weights{1.25f, -0.25f};
+    const float dt = 0.1f;
+    advanceTracersTwoStep(grid, weights, dt, tracers, last);
+
+    // The pass may fuse each linear interpolation's multiply and add where the lookup rounds them
+    // apart: at most two roundings (2^-23 of the largest value) apart per interpolation, seven of
+    // them in a trilinear lookup, and convex weights never enlarge an earlier difference.
+    const float lookupTolerance = 7.0f * 2.0f * std::ldexp(1.0f, -23) * largestValue(grid);
+    // The two-step sum |v| < 2 (weights 1.25 and -0.25 of values below 1): fused or not, its two
+    // products and sum differ by at most two roundings of 2^-22.
+    const float velocityTolerance = weights.current * lookupTolerance + 2.0f * std::ldexp(1.0f, -22);
+    for (size_t i = 0; i < tracers.size(); ++i) {
+        const vec3 x = start.position[i];
+        const FlowAndDensity found = grid.interpolate(x);
+        const vec3 now(found[0], found[1], found[2]);
+        const vec3 moved = weights.current * now + weights.previous * lastBefore[i];
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_NEAR(last[i][a], now[a], lookupTolerance) << "tracer " << i;
+            EXPECT_NEAR(tracers.velocity[i][a], moved[a], velocityTolerance) << "tracer " << i;
+            // Position: dt times the velocity's difference, plus the product's and the sum's
+            // roundings (of at most |x| + 2 dt each), fused or not.
+            const float positionRounding = 3.0f * (std::abs(x[a]) + 2.0f * dt) * std::ldexp(1.0f, -23);
+            EXPECT_NEAR(tracers.position[i][a], x[a] + dt * moved[a], dt * velocityTolerance + positionRounding)
+                << "tracer " << i;
+        }
+        EXPECT_NEAR(tracers.density[i], found[3], lookupTolerance) << "tracer " << i;
+    }
+}
+
+TEST(TracerPass, ParallelBlocksGiveTheSameResultForAnyThreadCount) {
+    const UniformGrid<FlowAndDensity> grid = wavyGrid();
+    auto run = [&](int threads) {
+        Tracers tracers = scatteredTracers(grid.shape(), 20001, 11);
+        std::vector<vec3> last = scatteredVelocities(tracers.size(), 12);
+        tbb::task_arena arena(threads);
+        arena.execute([&] { advanceTracersTwoStep(grid, TwoStepWeights{1.5f, -0.5f}, 0.05f, tracers, last); });
+        return std::make_pair(tracers, last);
+    };
+    const auto one = run(1), two = run(2), three = run(3);
+    for (const auto* other : {&two, &three}) {
+        ASSERT_EQ(other->first.size(), one.first.size());
+        EXPECT_EQ(
+            0, std::memcmp(other->first.position.data(), one.first.position.data(), one.first.size() * sizeof(vec3)));
+        EXPECT_EQ(
+            0, std::memcmp(other->first.velocity.data(), one.first.velocity.data(), one.first.size() * sizeof(vec3)));
+        EXPECT_EQ(0,
+                  std::memcmp(other->first.density.data(), one.first.density.data(), one.first.size() * sizeof(float)));
+        EXPECT_EQ(0, std::memcmp(other->second.data(), one.second.data(), one.second.size() * sizeof(vec3)));
+    }
+}
+
+TEST(TracerPass, RefusesAFlatGrid) {
+    GridShape flat;
+    flat.points = ivec3(4, 4, 1);
+    const UniformGrid<FlowAndDensity> grid(flat);
+    Tracers tracers;
+    tracers.add(vec3(0.5f));
+    std::vector<vec3> last(1);
+    EXPECT_THROW(advanceTracersTwoStep(grid, TwoStepWeights{}, 0.1f, tracers, last), std::logic_error);
+}
+
+}  // namespace
+}  // namespace vfx
