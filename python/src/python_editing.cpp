@@ -105,7 +105,8 @@ py::object addTracers(PythonSimulation& self, py::handle position) {
 
 // Poses a kinematic body so that at `time` it stands at `position` and `orientation`: its rest
 // pose absorbs the drift and oscillation it has made by then (bodies/body_motion setKinematicPose).
-void placeKinematic(RigidBody& body, const vec3& position, const quat& orientation, double time) {
+// The pose comes by value: callers pass the body's own rest pose, which is overwritten here.
+void placeKinematic(RigidBody& body, const vec3 position, const quat orientation, double time) {
     body.restPosition = vec3(0.0f);
     body.restOrientation = quat(1.0f, 0.0f, 0.0f, 0.0f);
     setKinematicPose(body, time);  // the motion alone: offset and swing at this time
