@@ -52,7 +52,7 @@ struct ParticlesView {
     py::object owner;
     const Simulation& sim() const {
         const PythonSimulation& s = owner.cast<const PythonSimulation&>();
-        s.requireIdle();
+        s.requireReadable();
         return s.sim();
     }
 };

@@ -67,6 +67,7 @@ py::list bake(PythonSimulation& self, const std::string& folder, long frames, st
         const std::string path = writeReleased(baker, self.sim());
         paths.append(path);
         if (!progress.is_none()) {
+            PythonSimulation::CallbackScope reading(self);
             const py::object answer = progress(frame, frames, path);
             if (answer.is(py::bool_(false))) break;
         }

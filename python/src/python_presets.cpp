@@ -34,12 +34,12 @@ std::vector<std::string> moduleResourceRoots() {
     if (!dir.empty()) {
         roots.push_back((dir / "share" / "vortonfx").string());  // build tree: links to the sources
         // Installed: PREFIX/<VFX_PYTHON_INSTALL_DIR> -> PREFIX/share/vortonfx.
-        fs::path prefix = dir;
-        for (const auto& part : fs::path(VFX_PYTHON_INSTALL_DIR)) {
-            (void)part;
-            prefix = prefix.parent_path();
+        const fs::path installDir(VFX_PYTHON_INSTALL_DIR);
+        if (installDir.is_relative()) {
+            fs::path prefix = dir;
+            for (auto part = installDir.begin(); part != installDir.end(); ++part) prefix = prefix.parent_path();
+            roots.push_back((prefix / "share" / "vortonfx").string());
         }
-        roots.push_back((prefix / "share" / "vortonfx").string());
     }
     for (std::string& root : resourceRoots("")) roots.push_back(std::move(root));
     return roots;

@@ -59,12 +59,20 @@ PythonSimulation::PythonSimulation(Scene scene, int threads) : scene_(std::move(
 }
 
 void PythonSimulation::requireIdle() const {
-    if (busy_) throw std::runtime_error("the simulation is stepping in another thread; wait for step() or bake()");
+    if (!busy_) return;
+    if (busyThread_ == std::this_thread::get_id())
+        throw std::runtime_error("a bake's progress callback may read the simulation, not change it");
+    throw std::runtime_error("the simulation is stepping in another thread; wait for step() or bake()");
+}
+
+void PythonSimulation::requireReadable() const {
+    if (busy_ && !(callbackOpen_ && busyThread_ == std::this_thread::get_id())) requireIdle();
 }
 
 PythonSimulation::BusyScope::BusyScope(PythonSimulation& owner) : owner_(owner) {
     owner_.requireIdle();
     owner_.busy_ = true;
+    owner_.busyThread_ = std::this_thread::get_id();
 }
 
 PythonSimulation::BusyScope::~BusyScope() { owner_.busy_ = false; }
@@ -88,7 +96,7 @@ void PythonSimulation::set(const std::string& key, py::handle value) {
 }
 
 py::object PythonSimulation::get(const std::string& key) const {
-    requireIdle();
+    requireReadable();
     const auto [section, name] = sectionAndKey(key);
     if (section == "fluid" && findParamSpec("fluid", name)) return pythonFromJson(getFluidParam(sim_.fluid(), name));
     if (section == "time" && findParamSpec("time", name)) return pythonFromJson(getTimeParam(scene_.time, name));
@@ -111,7 +119,7 @@ py::object PythonSimulation::get(const std::string& key) const {
 }
 
 py::dict PythonSimulation::parameters() const {
-    requireIdle();
+    requireReadable();
     py::dict values;
     for (const ParamSpec* spec : paramSpecsInSection("fluid"))
         values[py::str("fluid." + spec->key)] = pythonFromJson(getFluidParam(sim_.fluid(), spec->key));

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <thread>
 
 namespace vfx::python {
 
@@ -16,9 +17,11 @@ class PythonSimulation {
 public:
     PythonSimulation(Scene scene, int threads);
 
-    // Raises RuntimeError while another Python thread is inside step() or bake() (the GIL is
-    // released there, so without it a second thread could read or change the state mid-step).
+    // Raises RuntimeError while step() or bake() runs (the GIL is released there, so without it
+    // a second thread could read or change the state mid-step). requireReadable lets a bake's
+    // progress callback, on the baking thread between frames, read the state.
     void requireIdle() const;
+    void requireReadable() const;
     // Marks the simulation busy for its lifetime; taken with the GIL held.
     class BusyScope {
     public:
@@ -26,6 +29,17 @@ public:
         ~BusyScope();
         BusyScope(const BusyScope&) = delete;
         BusyScope& operator=(const BusyScope&) = delete;
+
+    private:
+        PythonSimulation& owner_;
+    };
+    // Opens reading to the busy thread for its lifetime (a bake's progress callback).
+    class CallbackScope {
+    public:
+        explicit CallbackScope(PythonSimulation& owner) : owner_(owner) { owner_.callbackOpen_ = true; }
+        ~CallbackScope() { owner_.callbackOpen_ = false; }
+        CallbackScope(const CallbackScope&) = delete;
+        CallbackScope& operator=(const CallbackScope&) = delete;
 
     private:
         PythonSimulation& owner_;
@@ -50,6 +64,8 @@ private:
     Scene scene_;
     Simulation sim_;
     bool busy_ = false;
+    bool callbackOpen_ = false;
+    std::thread::id busyThread_;
 };
 
 // The scene of a file or preset path with "key=value" overrides (the runner's --set), of a dict,

@@ -107,17 +107,25 @@ void bindState(py::class_<PythonSimulation>& c) {
         .def(
             "stats",
             [](const PythonSimulation& s) {
-                s.requireIdle();
+                s.requireReadable();
                 return statsRow(s.sim());
             },
             "The runner's --stats row for the current state as a dict keyed by its CSV columns (step, time, "
             "ms_step, kinetic_energy, circulation_x, ..., ms_<phase>, body_<name>_x, ...). Computes the "
             "diagnostics, which costs about a velocity solve at the vortons.")
         .def_property_readonly(
-            "timings", [](const PythonSimulation& s) { return phaseTimings(s.sim(), false); },
+            "timings",
+            [](const PythonSimulation& s) {
+                s.requireReadable();
+                return phaseTimings(s.sim(), false);
+            },
             "Milliseconds each phase took in the last step, by phase name, in the order phases run.")
         .def_property_readonly(
-            "average_timings", [](const PythonSimulation& s) { return phaseTimings(s.sim(), true); },
+            "average_timings",
+            [](const PythonSimulation& s) {
+                s.requireReadable();
+                return phaseTimings(s.sim(), true);
+            },
             "Each phase's milliseconds per step, smoothed over steps (exponential moving average).")
         .def_property_readonly(
             "last_step_ms", [](const PythonSimulation& s) { return s.sim().lastStepMs(); },

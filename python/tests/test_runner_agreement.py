@@ -112,3 +112,16 @@ def test_progress_returning_false_stops_the_bake(vortonfx, tmp_path, small_drop)
     paths = small_drop.bake(str(tmp_path), 5, progress=lambda frame, frames, path: frame < 2)
     assert len(paths) == 2
     assert sorted(os.listdir(tmp_path)) == ["dye_drop_0001.vdb", "dye_drop_0002.vdb", "tracers"]
+
+
+def test_progress_may_read_the_simulation_but_not_change_it(vortonfx, tmp_path, small_drop):
+    seen = []
+
+    def progress(frame, frames, path):
+        seen.append((small_drop.step_count, small_drop.tracers.position.copy(), small_drop.stats()["step"]))
+        with pytest.raises(RuntimeError, match="may read the simulation, not change it"):
+            small_drop.step(0.01)
+
+    small_drop.bake(str(tmp_path), 2, steps_per_frame=3, progress=progress)
+    assert [(s[0], s[2]) for s in seen] == [(3, 3), (6, 6)]
+    assert np.array_equal(seen[-1][1], small_drop.tracers.position)
