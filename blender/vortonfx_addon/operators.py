@@ -131,7 +131,8 @@ def result_volume(scene):
 class VORTONFX_OT_frame_camera(bpy.types.Operator):
     bl_idname = "vortonfx.frame_camera"
     bl_label = "Frame Camera"
-    bl_description = "Aim the scene's camera at the baked dye (adds a camera, a sun and a world if missing)"
+    bl_description = ("Aim the scene's camera at the baked dye as it is at the current frame (adds a camera, "
+                      "a sun and a world if missing)")
 
     @classmethod
     def poll(cls, context):
