@@ -32,7 +32,7 @@ def set_flags(overrides):
     return flags
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def vortonfx():
     import vortonfx as module
     return module
