@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -19,6 +20,22 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from check_demo_screens import read_png  # noqa: E402
+
+
+def strip_text_chunks(path):
+    """Drops the PNG's text chunks (Blender writes the date and the render time there), so the
+    same picture makes the same file and the kept copy changes only when the render does."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out, pos = [data[:8]], 8
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        end = pos + 12 + length
+        if kind not in (b"tEXt", b"zTXt", b"iTXt"):
+            out.append(data[pos:end])
+        pos = end
+    with open(path, "wb") as f:
+        f.write(b"".join(out))
 
 
 def dye_coverage(path):
@@ -56,6 +73,7 @@ def main():
             print(f"FAIL: blender exited {result.returncode}:\n{(result.stdout + result.stderr)[-3000:]}")
             return 1
         summary = json.loads(lines[-1][len("ADDON_CHECK "):])
+        strip_text_chunks(args.out)
         w, h, background, peak, lit = dye_coverage(args.out)
         print(f"bake of {summary['frames']} frames {summary['bake_seconds']} s, Cycles render "
               f"{summary['render_seconds']} s ({summary['size']}, {summary['samples']} samples), Blender {wall:.1f} s "
