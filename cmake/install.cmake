@@ -4,6 +4,8 @@
 #   P/include/vortonfx/{core,sim,bodies,scene,export}/*.hpp, P/include/vortonfx/version.hpp
 #   P/lib/cmake/vortonfx/vortonfxConfig*.cmake, P/lib/pkgconfig/vortonfx.pc
 #   P/bin/vortonfx-sim, P/bin/vortonfx, P/share/vortonfx/{scenes,shaders}
+#   P/lib/python3/dist-packages/vortonfx*.so (the Python module, python/), and
+#   P/share/vortonfx/blender/vortonfx_addon.zip (the Blender add-on), with VFX_BUILD_PYTHON
 # Only the library's modules are installed as headers: never render, ui or app.
 include(CMakePackageConfigHelpers)
 set(VFX_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/vortonfx)
@@ -63,9 +65,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # GLFW opens libGL at run time, so dpkg-shlibdeps cannot see it.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libtbb-dev, libglm-dev, nlohmann-json3-dev, libgl1")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri")
+# The Python module's arrays are NumPy's; the add-on runs in Debian's Blender.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, python3-numpy")
 # What linking vortonfx::vdb (the OpenVDB bake) needs.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopenvdb-dev, libimath-dev, libboost-dev")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopenvdb-dev, libimath-dev, libboost-dev, blender")
 # A package goes to other machines: a build for this CPU alone (-march=native) could stop with an
 # illegal instruction there, so packaging it is refused with a message saying what to do.
 if((VFX_NATIVE AND NOT VFX_SANITIZE) OR CMAKE_CXX_FLAGS MATCHES "-march=native")

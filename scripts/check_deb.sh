@@ -31,6 +31,10 @@ if command -v xvfb-run >/dev/null; then
   xvfb-run -a -s "-screen 0 1280x800x24" vortonfx --frames 2 --screenshot shot.png --quit >/dev/null
   [ -s shot.png ] || { echo "FAIL: the installed demo saved no screenshot"; exit 1; }
 fi
+# The Python module in Debian's dist-packages, for Debian's python3 (and so Debian's Blender),
+# finding the installed presets; and the Blender add-on's zip.
+/usr/bin/python3 -c "import vortonfx; s = vortonfx.Simulation.preset('dye_drop'); s.step(1/30); print(s.tracers.position.shape)"
+[ -s /usr/share/vortonfx/blender/vortonfx_addon.zip ] || { echo "FAIL: the package has no Blender add-on"; exit 1; }
 cp "$root/examples/CMakeLists.txt" "$root/examples/embed_minimal.cpp" "$work/"
 cmake -S "$work" -B "$work/build" >/dev/null
 cmake --build "$work/build" >/dev/null

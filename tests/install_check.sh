@@ -5,7 +5,8 @@
 #             includes resolve inside the installed tree
 #   programs  run the installed vortonfx-sim on an installed preset from another directory,
 #             --version of both programs, and the installed demo (under Xvfb when present)
-#             finding its shaders and presets
+#             finding its shaders and presets; the installed Python module (when built) with
+#             PYTHONPATH, finding the installed presets, and the Blender add-on's zip
 # usage: install_check.sh consumer|programs BUILD_DIR SOURCE_DIR
 set -euo pipefail
 mode=$1 build=$2 source=$3
@@ -54,6 +55,16 @@ else
       xvfb-run -a -s "-screen 0 1280x800x24" "$prefix/bin/vortonfx" --frames 2 --screenshot shot.png --quit
       [ -s shot.png ] || { echo "FAIL: the installed demo saved no screenshot"; exit 1; }
     fi
+  fi
+  # The Python module (when built): from PREFIX/lib/python3/dist-packages, finding PREFIX/share.
+  if compgen -G "$prefix/lib/python3/dist-packages/vortonfx*.so" >/dev/null; then
+    PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c "
+import vortonfx
+assert vortonfx.__file__.startswith('$prefix/'), vortonfx.__file__
+assert vortonfx.preset_directory() == '$prefix/share/vortonfx/scenes', vortonfx.preset_directory()
+assert vortonfx.__version__ == '$version'
+s = vortonfx.Simulation.preset('dye_drop'); s.step(1/30); assert s.tracers.position.shape == (65536, 3)"
+    [ -s "$prefix/share/vortonfx/blender/vortonfx_addon.zip" ] || { echo "FAIL: no Blender add-on installed"; exit 1; }
   fi
   echo "PASS: installed programs ran from $work on installed presets (vortonfx $version)"
 fi

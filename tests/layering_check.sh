@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails when a module includes a module it must not depend on. Allowed, by module:
 #   core: nothing;  bodies: core;  sim: core, bodies;  scene: core, bodies, sim;
-#   export: core, bodies, sim;  render: core, bodies, sim, scene;  ui: all but app.
+#   export: core, bodies, sim;  render: core, bodies, sim, scene;  ui: all but app;
+#   the Python module (python/src): the library (core, bodies, sim, scene, export) only.
 # The library (core, bodies, sim, scene, export) never includes OpenGL, GLFW or ImGui.
 set -euo pipefail
 src="${1:-$(dirname "$0")/../src}"
@@ -27,5 +28,10 @@ for module in core bodies sim scene export; do
     echo "layering: the library module $module must not include OpenGL, GLFW or ImGui:"; echo "$hits"; status=1
   fi
 done
+# The Python module (python/src, beside src/) binds the library only: never render, ui or app.
+python_src="$src/../python/src"
+if [ -d "$python_src" ] && hits=$(grep -rnE '#include "(render|ui|app)/' "$python_src" 2>/dev/null); then
+  echo "layering: the Python module must not include render, ui or app:"; echo "$hits"; status=1
+fi
 [ $status -eq 0 ] && echo "layering: every module includes only what it may"
 exit $status
