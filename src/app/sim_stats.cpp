@@ -35,7 +35,8 @@ void StatsWriter::row(const Simulation& sim) {
         line += "," + number(v.x) + "," + number(v.y) + "," + number(v.z);
     line += "," + number(d.massParticles) + "," + number(d.massGrid) + "," + number(d.maxSpeed);
     line += "," + number(d.fieldEnergy) + "," + std::to_string(sim.lastSubsteps()) + "," +
-            std::to_string(sim.remeshCount()) + "," + number(d.potentialFlowEnergy);
+            std::to_string(sim.remeshCount()) + "," + number(d.potentialFlowEnergy) + "," + number(d.enstrophy) + "," +
+            number(d.energyViscousLoss) + "," + number(d.energySubgridLoss) + "," + number(d.energyBuoyancyWork);
     for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
     for (const RigidBody& b : sim.bodies())
         if (!b.name.empty())
@@ -55,7 +56,9 @@ void StatsWriter::writeHeader(const Simulation& sim) {
     std::string header = "step,time,ms_step,vortons,tracers,kinetic_energy";
     for (const char* q : {"circulation", "impulse", "angular_impulse"})
         header += std::string(",") + q + "_x," + q + "_y," + q + "_z";
-    header += ",mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy";
+    header +=
+        ",mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy"
+        ",enstrophy,energy_viscous_loss,energy_subgrid_loss,energy_buoyancy_work";
     for (const PhaseTimers::Phase& p : sim.timers().phases()) {
         phases_.push_back(p.name);
         header += ",ms_" + columnName(p.name);

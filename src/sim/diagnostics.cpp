@@ -62,6 +62,10 @@ Diagnostics Simulation::diagnostics() const {
     Diagnostics d;
     d.kineticEnergy = s.energy;
     d.fieldEnergy = s.fieldEnergy;
+    d.enstrophy = resolvedEnstrophy(jacobianGrid_);
+    d.energyViscousLoss = energyBudget_.viscousLoss;
+    d.energySubgridLoss = energyBudget_.subgridLoss;
+    d.energyBuoyancyWork = energyBudget_.buoyancyWork;
     d.circulation = s.circulation;
     d.linearImpulse = s.linear;
     d.angularImpulse = s.angular;

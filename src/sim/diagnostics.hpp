@@ -22,6 +22,12 @@ struct Diagnostics {
     // vorticity does not carry: its kinetic energy sum 1/2 m_a W^2 and momentum sum m_a W.
     double potentialFlowEnergy = 0.0;
     dvec3 potentialFlowMomentum{0.0};
+    // Enstrophy of the resolved flow (int |curl u|^2 dV on the grid), and the energy budget since the last reset (sim/energy_budget.hpp):
+    // field energy change + viscous loss + subgrid loss - buoyancy work stays near zero.
+    double enstrophy = 0.0;
+    double energyViscousLoss = 0.0;
+    double energySubgridLoss = 0.0;
+    double energyBuoyancyWork = 0.0;
 };
 
 }  // namespace vfx

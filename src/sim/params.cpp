@@ -31,6 +31,10 @@ const std::vector<std::string>& EnumNames<StretchingScheme>::names() {
     static const std::vector<std::string> n{"classic", "transpose", "mixed"};
     return n;
 }
+const std::vector<std::string>& EnumNames<SubgridModel>::names() {
+    static const std::vector<std::string> n{"none", "smagorinsky", "vreman", "wale", "sigma", "dynamic"};
+    return n;
+}
 
 namespace {
 
@@ -141,10 +145,13 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
 void addSourcesAndWalls(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam("diffusion", &F::diffusion,
                            "Viscous diffusion of vorticity by particle strength exchange (acts when viscosity > 0)."));
+    t.push_back(fluidParam(
+        "subgrid_model", &F::subgridModel,
+        "Subgrid eddy viscosity nu_t = (C_s Delta)^2 D that drains the motion below what the vortons resolve. smagorinsky: D = |S| (Smagorinsky 1963), acts on every strain, laminar vortex cores included; vreman (Vreman 2004): zero in pure shear; wale (Nicoud & Ducros 1999): zero in pure shear, not in rotation; sigma (Nicoud et al. 2011): zero in pure shear, solid rotation, any two-component flow and isotropic expansion; dynamic: Smagorinsky with Germano's coefficient (Germano et al. 1991, Lilly 1992), found each sub-step by test-filtering the grid flow, which stays near zero where the resolved scales pass no energy down (laminar vortex rings keep their energy) and never exceeds subgrid_coefficient; none: no model. Each algebraic model's constant is scaled from subgrid_coefficient by its authors' calibration on isotropic turbulence."));
     t.push_back(
         fluidParam(
             "subgrid_coefficient", &F::subgridCoefficient,
-            "Smagorinsky coefficient C_s: diffusion adds an eddy viscosity (C_s Delta)^2 |S| (S the strain rate; Delta the width of the filter the vortons see the flow through: their uniform core of radius sigma followed by the velocity grid's trilinear interpolation, Delta^2 = 12 (sigma^2/5 + h_grid^2/6)) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
+            "Strength of the subgrid model as a Smagorinsky-equivalent coefficient C_s: diffusion adds an eddy viscosity (C_s Delta)^2 D (D the model's rate, |S| for Smagorinsky; Delta the width of the filter the vortons see the flow through: their uniform core of radius sigma followed by the velocity grid's trilinear interpolation, Delta^2 = 12 (sigma^2/5 + h_grid^2/6)) that drains the flow's cascade below the resolved scale instead of letting stretching pile it up there; 0 = none (Lilly's value is 0.17).")
             .atLeast(0)
             .atMost(1));
     t.push_back(fluidParam(

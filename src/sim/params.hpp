@@ -14,6 +14,7 @@ enum class Poisoning { None, Hits, Walls };
 enum class PoisonVariant { Serial, Atomic, Partitioned };
 enum class VelocitySolver { Tree, Direct };
 enum class StretchingScheme { Classic, Transpose, Mixed };
+enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma, Dynamic };
 
 template <>
 struct EnumNames<FluidMethod> {
@@ -37,6 +38,10 @@ struct EnumNames<VelocitySolver> {
 };
 template <>
 struct EnumNames<StretchingScheme> {
+    static const std::vector<std::string>& names();
+};
+template <>
+struct EnumNames<SubgridModel> {
     static const std::vector<std::string>& names();
 };
 
@@ -84,7 +89,9 @@ struct FluidParams {
     float remeshThreshold = 1e-3f;
     // Viscous diffusion by particle strength exchange (PSE).
     bool diffusion = true;
-    // Smagorinsky C_s of the subgrid eddy viscosity (0 = none; Lilly's value 0.17).
+    // Subgrid eddy-viscosity model (sim/subgrid_model.hpp).
+    SubgridModel subgridModel = SubgridModel::Smagorinsky;
+    // Strength of the subgrid model as a Smagorinsky-equivalent C_s (0 = none; Lilly's 0.17).
     float subgridCoefficient = 0.17f;
     // Baroclinic source at the exact impulse rate (grid: shared, SPH: pairwise curl);
     // false = Gourlay's sampling at the vortons.

@@ -1,4 +1,5 @@
 #include "sim/simulation.hpp"
+#include "sim/dynamic_coefficient.hpp"
 
 #include "core/grid_differences.hpp"
 #include "core/parallel.hpp"
@@ -36,6 +37,7 @@ struct Simulation::Workspace {
     VortonTree tree;
     SphFluid sph;
     PseDiffusion pse;
+    DynamicCoefficient dynamic;
     Remesher remesher;
     DensityField density;
     BaroclinicTransfer baroclinic;
@@ -89,6 +91,7 @@ void Simulation::reset() {
     timers_ = PhaseTimers{};
     registerPhases(timers_);
     work_ = std::make_unique<Workspace>();  // drops the density field, both histories and solver scratch
+    energyBudget_ = {};
 }
 
 void Simulation::setThreads(int threads) {
@@ -183,9 +186,10 @@ void Simulation::substep(float dt) {
         computeDensityGradient();
     });
     if (fluid_.baroclinic) runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });
-    if (fluid_.diffusion && (fluid_.viscosity > 0.0f || fluid_.subgridCoefficient > 0.0f))
+    if (fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive()))
         runPhase(Phase::Diffusion, [&] { diffuse(dt); });
     runMethodPhases(method, dt);
+    if (fluid_.gravity != vec3(0.0f)) energyBudget_.addBuoyancy(vortons_, fluid_.gravity, dt);
     if (!bodies_.empty()) runPhase(Phase::Bodies, [&] { interactWithBodies(dt); });
     substepTime_ += dt;
     ++substepCount_;
@@ -484,11 +488,34 @@ void Simulation::generateBaroclinicVorticity(float dt) {
 void Simulation::diffuse(float dt) {
     std::vector<float>& eddy = work_->eddyViscosity;
     eddy.clear();
-    if (fluid_.subgridCoefficient > 0.0f) {
-        const ResolvedFlowAtVortons resolved{velocityGradientAtVortons(), vortons_.radius, gridShape_.spacing.x};
-        smagorinskyEddyViscosity(resolved, fluid_.subgridCoefficient, eddy);
+    const std::vector<mat3>& gradient = velocityGradientAtVortons();
+    if (subgridActive()) {
+        const ResolvedFlowAtVortons resolved{gradient, vortons_.radius, gridShape_.spacing.x};
+        if (fluid_.subgridModel == SubgridModel::Dynamic)
+            smagorinskyEddyViscosity(resolved, dynamicCoefficient(), eddy);
+        else
+            subgridEddyViscosity(fluid_.subgridModel, resolved, fluid_.subgridCoefficient, eddy);
     }
+    energyBudget_.addDiffusion(vortons_, gradient, jacobianGrid_, fluid_.viscosity, eddy, fluid_.ambientDensity, dt);
     work_->pse.apply(vortons_, fluid_.viscosity, dt, eddy);
+}
+
+// Germano's coefficient for the flow now, at the filter width of the vortons' mean core, never
+// above fluid.subgrid_coefficient.
+float Simulation::dynamicCoefficient() {
+    const double radiusSum = deterministicReduce<double>(
+        vortons_.size(), 0.0,
+        [&](size_t b, size_t e) {
+            double s = 0.0;
+            for (size_t i = b; i < e; ++i) s += double(vortons_.radius[i]);
+            return s;
+        },
+        [](double a, double c) { return a + c; });
+    const float meanRadius = vortons_.size() ? float(radiusSum / double(vortons_.size())) : 0.0f;
+    const float width = resolvedFilterWidth(meanRadius, gridShape_.spacing.x);
+    const float c2 = work_->dynamic.compute(velocityGrid_, jacobianGrid_, width);
+    lastDynamicCoefficient_ = std::min(std::sqrt(c2), fluid_.subgridCoefficient);
+    return lastDynamicCoefficient_;
 }
 
 const std::vector<float>& Simulation::eddyViscosity() const { return work_->eddyViscosity; }

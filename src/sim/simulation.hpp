@@ -6,6 +6,7 @@
 #include "core/profiler.hpp"
 #include "core/uniform_grid.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/energy_budget.hpp"
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
 #include "sim/phases.hpp"
@@ -91,6 +92,11 @@ public:
     // Each vorton's subgrid (Smagorinsky) eddy viscosity of the last sub-step, m^2/s; empty when
     // fluid.subgrid_coefficient is 0 or diffusion is off.
     const std::vector<float>& eddyViscosity() const;
+    // Energy lost to viscosity and the subgrid model and gained from buoyancy since the last
+    // reset (sim/energy_budget.hpp).
+    const EnergyBudget& energyBudget() const { return energyBudget_; }
+    // The Smagorinsky-equivalent coefficient the dynamic subgrid model found at the last sub-step.
+    float lastDynamicCoefficient() const { return lastDynamicCoefficient_; }
     const GridShape& gridShape() const { return gridShape_; }
     const CellPartition& partition() const { return partition_; }
 
@@ -147,6 +153,10 @@ private:
     std::unique_ptr<tbb::task_arena> arena_;
     struct Workspace;  // the phases' solvers and their scratch (tree, density field, SPH, PSE, ...)
     std::unique_ptr<Workspace> work_;
+    bool subgridActive() const { return fluid_.subgridModel != SubgridModel::None && fluid_.subgridCoefficient > 0.0f; }
+    EnergyBudget energyBudget_;
+    float lastDynamicCoefficient_ = 0.0f;
+    float dynamicCoefficient();
 };
 
 }  // namespace vfx

@@ -2,6 +2,7 @@
 
 #include "core/grid_differences.hpp"
 #include "core/parallel.hpp"
+#include "sim/subgrid_rates.hpp"
 
 #include <cmath>
 
@@ -28,6 +29,29 @@ void smagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, float coefficie
             const float ss = strainRateSquared(flow.velocityGradient[i]);
             const float width = resolvedFilterWidth(flow.coreRadius[i], flow.gridSpacing);
             eddyViscosity[i] = c2 * width * width * std::sqrt(2.0f * ss);
+        },
+        2048);
+}
+
+void subgridEddyViscosity(SubgridModel model, const ResolvedFlowAtVortons& flow, float coefficient,
+                          std::vector<float>& eddyViscosity) {
+    eddyViscosity.clear();
+    if (model == SubgridModel::None || !(coefficient > 0.0f)) return;
+    if (model == SubgridModel::Smagorinsky) {
+        smagorinskyEddyViscosity(flow, coefficient, eddyViscosity);
+        return;
+    }
+    float (*rate)(const mat3&) = model == SubgridModel::Vreman ? vremanRate
+                                 : model == SubgridModel::Wale ? waleRate
+                                                               : sigmaRate;
+    const size_t count = flow.coreRadius.size();
+    eddyViscosity.resize(count);
+    const float c2 = coefficient * coefficient;
+    parallelForEach(
+        0, count,
+        [&](size_t i) {
+            const float width = resolvedFilterWidth(flow.coreRadius[i], flow.gridSpacing);
+            eddyViscosity[i] = c2 * width * width * rate(flow.velocityGradient[i]);
         },
         2048);
 }

@@ -4,6 +4,7 @@
 // at the vortons; PSE diffusion (sim/diffusion.hpp) consumes it, each pair exchanging at the
 // mean of its two values. Another model takes the same inputs and fills the same output.
 #include "core/math.hpp"
+#include "sim/params.hpp"
 
 #include <vector>
 
@@ -25,5 +26,10 @@ float resolvedFilterWidth(float coreRadius, float gridSpacing);
 // Smagorinsky's model: nu_t = (C_s Delta)^2 |S| with |S| = sqrt(2 S:S), S the strain rate of
 // the resolved velocity gradient. eddyViscosity is resized to one value per vorton.
 void smagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, float coefficient, std::vector<float>& eddyViscosity);
+
+// The model fluid.subgrid_model names: nu_t = (C_s Delta)^2 D with D the model's rate
+// (sim/subgrid_rates.hpp); empty for none or a zero coefficient.
+void subgridEddyViscosity(SubgridModel model, const ResolvedFlowAtVortons& flow, float coefficient,
+                          std::vector<float>& eddyViscosity);
 
 }  // namespace vfx

@@ -1,5 +1,5 @@
 #pragma once
-// Subgrid-scale eddy viscosity models: nu_t = (C Delta)^2 D(grad u), with Delta the width of
+// The rates of subgrid-scale eddy viscosity models: nu_t = (C Delta)^2 D(grad u), with Delta the width of
 // the filter the vortons see the flow through and D a rate (1/s) built from the resolved
 // velocity gradient. They differ in which flows they leave alone:
 //   smagorinsky  D = |S| = sqrt(2 S:S) (Smagorinsky 1963): every strained flow, laminar or not.
@@ -14,23 +14,12 @@
 // All are scaled from one strength, the Smagorinsky-equivalent C_s: each model's constant is
 // the one its authors calibrated on decaying isotropic turbulence against Smagorinsky's 0.165.
 #include "core/math.hpp"
-#include "core/enum_names.hpp"
 
 namespace vfx {
 
-enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma };
-
-template <>
-struct EnumNames<SubgridModel> {
-    static const std::vector<std::string>& names();
-};
-
-// grad u with column j holding du/dx_j (GLM column-major: g[j][i] = du_i/dx_j).
-// Returns the model's rate D times its constant relative to Smagorinsky, so that
-// nu_t = (C_s Delta)^2 * subgridRate(model, g), in 1/s.
-float subgridRate(SubgridModel model, const mat3& g);
-
-// Pieces, exposed for tests.
+// Each takes grad u with column j holding du/dx_j (GLM column-major: g[j][i] = du_i/dx_j) and
+// returns the model's rate D times its constant over Smagorinsky's, so that
+// nu_t = (C_s Delta)^2 * rate, in 1/s.
 float smagorinskyRate(const mat3& g);
 float vremanRate(const mat3& g);
 float waleRate(const mat3& g);

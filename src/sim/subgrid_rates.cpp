@@ -1,14 +1,9 @@
-#include "sim/subgrid_models.hpp"
+#include "sim/subgrid_rates.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace vfx {
-
-const std::vector<std::string>& EnumNames<SubgridModel>::names() {
-    static const std::vector<std::string> n{"none", "smagorinsky", "vreman", "wale", "sigma"};
-    return n;
-}
 
 namespace {
 
@@ -103,22 +98,6 @@ float sigmaRate(const mat3& g) {
     if (!(s.x > 0.0f)) return 0.0f;
     const double d = double(s.z) * (double(s.x) - s.y) * (double(s.y) - s.z) / (double(s.x) * s.x);
     return kSigmaScale * float(std::max(d, 0.0));
-}
-
-float subgridRate(SubgridModel model, const mat3& g) {
-    switch (model) {
-        case SubgridModel::None:
-            return 0.0f;
-        case SubgridModel::Smagorinsky:
-            return smagorinskyRate(g);
-        case SubgridModel::Vreman:
-            return vremanRate(g);
-        case SubgridModel::Wale:
-            return waleRate(g);
-        case SubgridModel::Sigma:
-            return sigmaRate(g);
-    }
-    return 0.0f;
 }
 
 }  // namespace vfx

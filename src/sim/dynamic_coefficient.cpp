@@ -1,0 +1,114 @@
+#include "sim/dynamic_coefficient.hpp"
+
+#include "core/parallel.hpp"
+
+#include <cmath>
+
+namespace vfx {
+
+namespace {
+
+// [1/4 1/2 1/4] along one axis, the end points mirrored (a flat axis is left alone).
+template <typename T>
+void tentAlong(const UniformGrid<T>& in, UniformGrid<T>& out, int axis) {
+    const GridShape& s = in.shape();
+    out.reshape(s);
+    const ivec3 n = s.points;
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t zi) {
+            const int z = int(zi);
+            for (int y = 0; y < n.y; ++y)
+                for (int x = 0; x < n.x; ++x) {
+                    const ivec3 p(x, y, z);
+                    if (n[axis] < 2) {
+                        out.at(x, y, z) = in.at(x, y, z);
+                        continue;
+                    }
+                    ivec3 lo = p, hi = p;
+                    lo[axis] = p[axis] > 0 ? p[axis] - 1 : p[axis] + 1;
+                    hi[axis] = p[axis] < n[axis] - 1 ? p[axis] + 1 : p[axis] - 1;
+                    out.at(x, y, z) =
+                        in.at(lo.x, lo.y, lo.z) * 0.25f + in.at(x, y, z) * 0.5f + in.at(hi.x, hi.y, hi.z) * 0.25f;
+                }
+        },
+        1);
+}
+
+template <typename T>
+void testFilter(const UniformGrid<T>& in, UniformGrid<T>& out, UniformGrid<T>& tmp) {
+    tentAlong(in, out, 0);
+    tentAlong(out, tmp, 1);
+    tentAlong(tmp, out, 2);
+}
+
+SymmetricTensor strainOf(const mat3& g) {
+    return {
+        g[0][0], g[1][1], g[2][2], 0.5f * (g[1][0] + g[0][1]), 0.5f * (g[2][0] + g[0][2]), 0.5f * (g[2][1] + g[1][2])};
+}
+
+float magnitude(const SymmetricTensor& s) { return std::sqrt(2.0f * s.contract(s)); }
+
+SymmetricTensor outer(const vec3& u) { return {u.x * u.x, u.y * u.y, u.z * u.z, u.x * u.y, u.x * u.z, u.y * u.z}; }
+
+}  // namespace
+
+float DynamicCoefficient::compute(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient,
+                                  float filterWidth) {
+    const GridShape& shape = velocity.shape();
+    const size_t count = shape.pointCount();
+    products_.reshape(shape);
+    strain_.reshape(shape);
+    smag_.reshape(shape);
+    parallelForEach(
+        0, count,
+        [&](size_t k) {
+            products_[k] = outer(velocity[k]);
+            strain_[k] = strainOf(gradient[k]);
+            smag_[k] = strain_[k] * magnitude(strain_[k]);
+        },
+        4096);
+    testFilter(velocity, velocityHat_, velocityTmp_);
+    UniformGrid<vec3>& uHat = velocityHat_;
+    testFilter(products_, productsHat_, tmp_);
+    testFilter(strain_, strainHat_, tmp_);
+    testFilter(smag_, smagHat_, tmp_);
+    const float h2 = shape.spacing.x * shape.spacing.x;
+    const float delta2 = filterWidth * filterWidth, deltaHat2 = delta2 + 6.0f * h2;
+    struct Sums {
+        double lm = 0.0, mm = 0.0;
+    };
+    // Averages over the points a whole test-filter stencil away from the faces, where the
+    // filters and differences are centred (every point along a flat axis).
+    const ivec3 n = shape.points;
+    const auto interior = [&](int p, int axis) { return n[axis] < 2 || (p > 0 && p < n[axis] - 1); };
+    const Sums sums = deterministicReduce<Sums>(
+        size_t(n.z), Sums{},
+        [&](size_t zb, size_t ze) {
+            Sums s;
+            for (int z = int(zb); z < int(ze); ++z) {
+                if (!interior(z, 2)) continue;
+                for (int y = 0; y < n.y; ++y) {
+                    if (!interior(y, 1)) continue;
+                    for (int x = 0; x < n.x; ++x) {
+                        if (!interior(x, 0)) continue;
+                        const size_t k = shape.index(x, y, z);
+                        const SymmetricTensor l = productsHat_[k] - outer(uHat[k]);
+                        const SymmetricTensor m =
+                            (smagHat_[k] * delta2 - strainHat_[k] * (deltaHat2 * magnitude(strainHat_[k]))) * 2.0f;
+                        s.lm += double(l.contract(m));
+                        s.mm += double(m.contract(m));
+                    }
+                }
+            }
+            return s;
+        },
+        [](Sums a, const Sums& c) {
+            return Sums{a.lm + c.lm, a.mm + c.mm};
+        },
+        1);
+    if (!(sums.mm > 0.0)) return 0.0f;
+    return float(std::max(0.0, sums.lm / sums.mm));
+}
+
+}  // namespace vfx

@@ -1,0 +1,40 @@
+#pragma once
+// Germano's dynamic procedure for the Smagorinsky coefficient (Germano, Piomelli, Moin & Cabot
+// 1991; Lilly's least squares, 1992), on the velocity grid. The resolved flow is filtered once
+// more by a test filter (a [1/4 1/2 1/4] tent along each axis, width^2 = Delta^2 + 6 h^2); the
+// stress the test filter resolves, L = (u u)^ - u^ u^, is what the model must put between the
+// two filter widths, C^2 M with M = 2 (Delta^2 (|S| S)^ - Delta^^2 |S^| S^). The coefficient is
+// C^2 = <L:M> / <M:M> over the flow, clipped at 0: where the resolved scales pass no energy to
+// smaller ones (a laminar vortex) L:M is small and the model stays off.
+#include "core/uniform_grid.hpp"
+
+namespace vfx {
+
+// A symmetric 3x3 tensor's six components.
+struct SymmetricTensor {
+    float xx = 0, yy = 0, zz = 0, xy = 0, xz = 0, yz = 0;
+    SymmetricTensor operator+(const SymmetricTensor& o) const {
+        return {xx + o.xx, yy + o.yy, zz + o.zz, xy + o.xy, xz + o.xz, yz + o.yz};
+    }
+    SymmetricTensor operator-(const SymmetricTensor& o) const {
+        return {xx - o.xx, yy - o.yy, zz - o.zz, xy - o.xy, xz - o.xz, yz - o.yz};
+    }
+    SymmetricTensor operator*(float s) const { return {xx * s, yy * s, zz * s, xy * s, xz * s, yz * s}; }
+    // A:B with each off-diagonal entry counted twice.
+    float contract(const SymmetricTensor& o) const {
+        return xx * o.xx + yy * o.yy + zz * o.zz + 2.0f * (xy * o.xy + xz * o.xz + yz * o.yz);
+    }
+};
+
+class DynamicCoefficient {
+public:
+    // C^2 for the velocity grid and its gradient (column j holds du/dx_j), with Delta the filter
+    // width the vortons see the flow through (m).
+    float compute(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient, float filterWidth);
+
+private:
+    UniformGrid<vec3> velocityHat_, velocityTmp_;
+    UniformGrid<SymmetricTensor> products_, productsHat_, strain_, strainHat_, smag_, smagHat_, tmp_;
+};
+
+}  // namespace vfx

@@ -1,0 +1,38 @@
+#pragma once
+// The flow's energy budget. For an unbounded Boussinesq flow with E = rho0 int u . (x x omega) dV,
+//     dE/dt = - rho0 nu int |omega|^2 dV - (subgrid loss) + int rho' g . u dV,
+// so E(t) - E(0) + viscous loss + subgrid loss - buoyancy work stays near zero when the method
+// keeps energy as the equations do. Each term is summed over the vortons every sub-step, on the
+// resolved (grid) flow.
+#include "core/uniform_grid.hpp"
+#include "sim/particles.hpp"
+
+#include <vector>
+
+namespace vfx {
+
+struct EnergyBudget {
+    double viscousLoss = 0.0;   // rho0 nu int int |omega|^2 dV dt, J
+    double subgridLoss = 0.0;   // rho0 int int nu_t |omega|^2 dV dt, J (the eddy viscosity's share)
+    double buoyancyWork = 0.0;  // int int rho' g . u dV dt, J
+
+    // Adds one diffusion sub-step's losses: nu times the resolved flow's enstrophy on the grid, and
+    // each vorton's eddy viscosity (empty for none) times the resolved enstrophy density
+    // |curl u|^2 at it (from its velocity gradient, column j du/dx_j) and its volume.
+    void addDiffusion(const Vortons& vortons, const std::vector<mat3>& gradientAtVortons,
+                      const UniformGrid<mat3>& gradientGrid, float viscosity, const std::vector<float>& eddyViscosity,
+                      float ambientDensity, float dt);
+    // Adds the work gravity did on the density deviation over one sub-step, with the velocity
+    // each vorton moved at.
+    void addBuoyancy(const Vortons& vortons, const vec3& gravity, float dt);
+};
+
+// Enstrophy of the resolved flow, int |curl u|^2 dV over the velocity grid (m^3/s^2). The
+// resolved field, not the sum of |omega|^2 V over particles: that sum also counts the particles'
+// scatter about the smooth field, which diffusion does not take as energy.
+double resolvedEnstrophy(const UniformGrid<mat3>& velocityGradient);
+
+// curl u from grad u (column j holds du/dx_j).
+inline vec3 curlOf(const mat3& g) { return vec3(g[1][2] - g[2][1], g[2][0] - g[0][2], g[0][1] - g[1][0]); }
+
+}  // namespace vfx
