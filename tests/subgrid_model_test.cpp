@@ -80,8 +80,8 @@ TEST(Subgrid, DynamicModelLeavesALaminarRingItsEnergy) {
         const double energyChange = d1.fieldEnergy / d0.fieldEnergy - 1.0;
         const double impulseChange = d1.linearImpulse.y / d0.linearImpulse.y - 1.0;
         std::cout << "a/R " << coreRadius << ": energy " << 100.0 * energyChange << "%, impulse "
-                  << 100.0 * impulseChange << "%, subgrid loss " << d1.energySubgridLoss << " J of "
-                  << d0.fieldEnergy << " J\n";
+                  << 100.0 * impulseChange << "%, subgrid loss " << d1.energySubgridLoss << " J of " << d0.fieldEnergy
+                  << " J\n";
         EXPECT_LT(std::abs(energyChange), 0.02) << coreRadius;
         EXPECT_LT(std::abs(impulseChange), 0.02) << coreRadius;
     }

@@ -44,6 +44,10 @@ py::dict statsRow(const Simulation& sim) {
     row["substeps"] = sim.lastSubsteps();
     row["remeshes"] = sim.remeshCount();
     row["potential_flow_energy"] = d.potentialFlowEnergy;
+    row["enstrophy"] = d.enstrophy;
+    row["energy_viscous_loss"] = d.energyViscousLoss;
+    row["energy_subgrid_loss"] = d.energySubgridLoss;
+    row["energy_buoyancy_work"] = d.energyBuoyancyWork;
     for (const PhaseTimers::Phase& p : sim.timers().phases()) row[py::str("ms_" + columnName(p.name))] = p.lastMs;
     for (const RigidBody& b : sim.bodies())
         if (!b.name.empty()) putVector(row, "body_" + columnName(b.name), dvec3(b.position));

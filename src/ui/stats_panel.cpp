@@ -41,6 +41,24 @@ double drift(const dvec3& now, const dvec3& start, double scale) {
     return glm::length(now - start) / std::max(glm::length(start), scale);
 }
 
+// Where the field energy went since the reset (sim/energy_budget.hpp).
+void energyBudgetLines(const Diagnostics& d, const Diagnostics& d0) {
+    ImGui::Text("enstrophy       %.4g m^3/s^2", d.enstrophy);
+    tooltip("Integral of |omega|^2 over the fluid: what viscosity and the subgrid model act on.");
+    ImGui::Text("viscous loss    %.4g J", d.energyViscousLoss);
+    tooltip("Energy viscosity has taken since the reset: rho0 nu times the time integral of the enstrophy.");
+    ImGui::Text("subgrid loss    %.4g J", d.energySubgridLoss);
+    tooltip("Energy the subgrid model has taken since the reset: rho0 times the time integral of nu_t |omega|^2 V.");
+    ImGui::Text("buoyancy work   %.4g J", d.energyBuoyancyWork);
+    tooltip("Work gravity has done on the density deviation since the reset: the time integral of rho' g . u V.");
+    const double imbalance =
+        d.fieldEnergy - d0.fieldEnergy + d.energyViscousLoss + d.energySubgridLoss - d.energyBuoyancyWork;
+    ImGui::Text("budget residual %.4g J", imbalance);
+    tooltip(
+        "Field energy change + viscous loss + subgrid loss - buoyancy work: zero for a method that keeps energy "
+        "as the equations do (unbounded flow; bodies and walls exchange energy too).");
+}
+
 }  // namespace
 
 void DemoUi::statsSection(const UiModel& m) {
@@ -97,21 +115,7 @@ void DemoUi::statsSection(const UiModel& m) {
         tooltip("Kinetic energy of the flow the vorticity induces (the vortons' field).");
         ImGui::Text("pushed aside    %.4g J", d.potentialFlowEnergy);
         tooltip("Kinetic energy of the flow moving bodies push aside (their potential flow, 1/2 m_added W^2).");
-        ImGui::Text("enstrophy       %.4g m^3/s^2", d.enstrophy);
-        tooltip("Integral of |omega|^2 over the fluid: what viscosity and the subgrid model act on.");
-        ImGui::Text("viscous loss    %.4g J", d.energyViscousLoss);
-        tooltip("Energy viscosity has taken since the reset: rho0 nu times the time integral of the enstrophy.");
-        ImGui::Text("subgrid loss    %.4g J", d.energySubgridLoss);
-        tooltip(
-            "Energy the subgrid model has taken since the reset: rho0 times the time integral of nu_t |omega|^2 V.");
-        ImGui::Text("buoyancy work   %.4g J", d.energyBuoyancyWork);
-        tooltip("Work gravity has done on the density deviation since the reset: the time integral of rho' g . u V.");
-        const double imbalance =
-            d.fieldEnergy - d0.fieldEnergy + d.energyViscousLoss + d.energySubgridLoss - d.energyBuoyancyWork;
-        ImGui::Text("budget residual %.4g J", imbalance);
-        tooltip(
-            "Field energy change + viscous loss + subgrid loss - buoyancy work: zero for a method that keeps energy "
-            "as the equations do (unbounded flow; bodies and walls exchange energy too).");
+        energyBudgetLines(d, d0);
         ImGui::Text("circulation     (%.3g, %.3g, %.3g)", d.circulation.x, d.circulation.y, d.circulation.z);
         ImGui::Text("  drift %.2e", drift(d.circulation, d0.circulation, 1e-9));
         tooltip("Total circulation sum(omega V): conserved by inviscid flow without buoyancy or bodies.");
