@@ -313,9 +313,9 @@ TEST(Containers, SloshingTankKeepsEveryParticleInside) {
 
 // The stratified_ball preset's tank without its ball: a light layer resting on a heavy one, with
 // walls poisoning. At rest it has no buoyancy anywhere and must stay at rest however
-// long it runs. (It did not: a coverage ramp that varied along the walls with how the vortons sat
-// there seeded motion at the tank's edges, remeshing onto nodes beyond the walls put light
-// parcels under the heavy layer, and the tank overturned at 0.8 m/s within 10 s.)
+// long it runs: a coverage ramp that varies along the walls with how the vortons sit there
+// seeds motion at the tank's edges, and remeshing onto nodes beyond the walls puts light parcels
+// under the heavy layer; either overturns the tank within 10 s.
 TEST(Containers, RestingTwoLayerTankStaysAtRestForTenSeconds) {
     Simulation sim;
     buildSimulation(parseScene(nlohmann::json::parse(R"({

@@ -18,8 +18,6 @@ namespace {
 // Delta^2 = 12 x (variance per axis). The kernel max(|r|, sigma) spreads each vorton's vorticity
 // uniformly over a ball of radius sigma (variance sigma^2 / 5); the velocity grid then samples it
 // and trilinear interpolation rebuilds it with a tent of half-width h_grid (variance h_grid^2 / 6).
-// Measured against the larger of sigma and h_grid alone the model was 3 times too weak, and the
-// 65,536-vorton dye drop preset at 1/30 s piled vorticity up at its cores from step 130.
 TEST(Subgrid, EddyViscosityActsAtTheFilterWidthOfTheResolvedFlow) {
     for (float cellsPerVorton : {8.0f, 0.125f}) {  // grid finer than the cores, then coarser
         test::RingSpec spec;

@@ -141,8 +141,8 @@ public:
             for (int k = 0; k < s.count; ++k) sum += values_[s.index[k]] * s.weight[k];
             return sum;
         }
-        // Hot path of every tracer and vorton lookup (scalar code, no glm vector temporaries:
-        // 30% faster measured): the 8 corners from one base index and fixed strides, combined
+        // Hot path of every tracer and vorton lookup (scalar code, no glm vector temporaries): the
+        // 8 corners from one base index and fixed strides, combined
         // as 7 linear interpolations (x, then y, then z).
         const float tx = (p.x - shape_.minCorner.x) * inverseSpacing_.x;
         const float ty = (p.y - shape_.minCorner.y) * inverseSpacing_.y;

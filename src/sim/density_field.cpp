@@ -126,16 +126,15 @@ void DensityField::gatherCornerSums(const CellPartition& partition, const GridSh
 // The deposited mass deviation is rho' times the share of the cell the vortons cover, and that
 // share is noisy at grid scale wherever vortons are not on a perfect lattice: inside a tank of
 // uniform heavy fluid its gradient stirs the fluid, the stirring disorders the vortons, and the
-// noise grows (measured: kinetic energy 1e-7 -> 5e-2 J over 1 000 steps). The mean density of
+// noise grows. The mean density of
 // the vortons at a point (mass / volume) has no such noise, and the coverage enters only through
 // a ramp that is exactly 1 where the fluid is fully covered, so only real edges of the dyed fluid
 // (and walls, which poisoning handles) keep a gradient - with the same total jump rho' across
-// them. Same tank: 5e-14 J.
+// them.
 // A wall is not an edge of the fluid: coverage is measured against the share of each point's
 // support that lies in fluid, so points by a wall (whose support reaches into it) keep the
 // fluid's full density, the same all along the wall, instead of a ramp that varies with how the
-// vortons happen to sit there (measured: that ramp stirred a resting two-layer tank to 0.6 m/s
-// within 8 s).
+// vortons happen to sit there, which would stir a resting layered tank.
 void DensityField::computeBuoyancyField(const FluidParams& fluid, const std::vector<RigidBody>& bodies) {
     buoyancyIsDeposit_ = !fluid.coverageDensity || coverage_.size() != deposit_.size();
     if (buoyancyIsDeposit_) return;

@@ -314,8 +314,8 @@ void Remesher::mergeSlivers() {
 }
 
 // Nodes below the threshold are not simply dropped: the M4' lobes leave a fringe of small
-// negative strengths around everything deposited, and dropping it would add mass and circulation
-// (measured: +0.3% of the mass per remesh in the sloshing tank). Each hands what it holds to the
+// negative strengths around everything deposited, and dropping it would add mass and circulation.
+// Each hands what it holds to the
 // neighbour holding the most (an exchange of one lattice spacing), so the totals stay exact.
 void Remesher::mergeDropped() {
     const auto strength = [&](const Node& node) {

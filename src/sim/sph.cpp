@@ -232,10 +232,8 @@ namespace {
 // the fluid is sparser than at rest the pull toward rest density is scaled by the cohesion
 // (0..1). The drop's vortons are the only SPH particles, so the ambient fluid around them is
 // empty space to SPH and the pull acts like surface tension: it is what makes vortons "cling
-// together" under sph and hybrid (Gourlay part 16). Measured on scenes/drop_in_box.json after
-// 150 steps, horizontal spread of the drop (VPM 0.299 m): cohesion 0 gives hybrid 0.299 m
-// (number density stays below rest, so a pressure that only pushes never acts and hybrid is
-// VPM), cohesion 1 gives 0.257 m: a ring that stays narrower.
+// together" under sph and hybrid (Gourlay part 16); without it a drop's number density stays
+// below rest, a pressure that only pushes never acts, and hybrid moves like vpm.
 inline float specificPressure(float n, float n0, float stiffness, float cohesion) {
     const float p = stiffness * (n - n0) / n0;
     return p > 0.0f ? p : cohesion * p;

@@ -10,9 +10,8 @@ namespace vfx {
 
 // The velocity kernel max(|r|, sigma) is the field of vorticity spread uniformly over a ball of
 // radius sigma (variance sigma^2 / 5); the grid samples that field and trilinear interpolation
-// rebuilds it with a tent of half-width h_grid (variance h_grid^2 / 6). Taking the larger of
-// sigma and h_grid alone made the model 3 times too weak: the 65,536-vorton dye drop preset at
-// 1/30 s piled vorticity up at its cores from step 130.
+// rebuilds it with a tent of half-width h_grid (variance h_grid^2 / 6). The two act in series,
+// so their variances add (docs/design.md: why not the larger of the two).
 float resolvedFilterWidth(float coreRadius, float gridSpacing) {
     return std::sqrt(12.0f * (coreRadius * coreRadius / 5.0f + gridSpacing * gridSpacing / 6.0f));
 }
