@@ -366,7 +366,7 @@ TEST(SceneSchema, ARegionBodyAndCameraWithOnlyWhatIsRequiredEqualTheStructDefaul
     // A region, body and camera given only what is required equal the C++ defaults.
     const Scene scene = loadText(R"({"vortons": [{"count": 3}], "bodies": [{}]})");
     const RegionDesc r = scene.vortons[0], d;
-    EXPECT_EQ(r.center, d.center);
+    EXPECT_EQ(r.centre, d.centre);
     EXPECT_EQ(r.radius, d.radius);
     EXPECT_EQ(r.boxMin, d.boxMin);
     EXPECT_EQ(r.boxMax, d.boxMax);
@@ -445,7 +445,7 @@ RegionDesc latticeRegion(RegionShape shape, int count) {
     r.shape = shape;
     r.layout = RegionLayout::Lattice;
     r.count = count;
-    r.center = vec3(0.1f, 1.0f, -0.2f);
+    r.centre = vec3(0.1f, 1.0f, -0.2f);
     r.radius = shape == RegionShape::Ring ? 1.0f : 0.5f;
     r.coreRadius = 0.25f;
     r.axis = vec3(1.0f, 1.0f, 0.0f);

@@ -25,7 +25,7 @@ struct CollisionShape {
     bool hole = false;                 // true: a container; fluid lives inside
     float circumscribedRadius = 0.0f;  // broad phase for solids
     float inscribedRadius = 0.0f;      // broad phase for holes
-    vec3 center{0.0f};                 // local centre of both broad-phase spheres (set by the factories)
+    vec3 centre{0.0f};                 // local centre of both broad-phase spheres (set by the factories)
     float cachedVolume = 0.0f;         // polytope volume, set by the factories (0 = compute on demand)
 
     bool isHole() const { return hole; }

@@ -16,12 +16,12 @@ constexpr double kTwoPi = 6.283185307179586;
 
 }  // namespace
 
-vec3 centreInWorld(const RigidBody& body) { return body.toWorld(body.shape.center); }
+vec3 centreInWorld(const RigidBody& body) { return body.toWorld(body.shape.centre); }
 
 float reachAlong(const CollisionShape& shape, const vec3& localDirection) {
     if (shape.kind == ShapeKind::Sphere) return shape.radius;
     float reach = 0.0f;
-    for (const vec3& v : shape.vertices) reach = std::max(reach, glm::dot(v - shape.center, localDirection));
+    for (const vec3& v : shape.vertices) reach = std::max(reach, glm::dot(v - shape.centre, localDirection));
     return reach;
 }
 

@@ -147,7 +147,7 @@ CollisionShape polytopeShape(const std::vector<PlaneD>& planes, const std::vecto
     dvec3 centre(0.0);
     for (const dvec3& c : corners) centre += c;
     centre /= double(corners.size());
-    shape.center = vec3(centre);
+    shape.centre = vec3(centre);
     double inscribed = DBL_MAX, circumscribed = 0.0;
     for (const PlaneD& p : planes) {
         shape.planes.push_back({vec3(p.n), float(p.d)});
@@ -428,14 +428,14 @@ vec3 moveInsideHole(const CollisionShape& shape, vec3& local, float margin) {
     }
     // Still out after several passes (sharp wedge corners): slide toward the centre, which is at
     // least the inscribed radius inside every face, until every face is satisfied.
-    const vec3 offset = local - shape.center;
+    const vec3 offset = local - shape.centre;
     float scale = 1.0f;
     for (const Plane& plane : shape.planes) {
         const float toward = glm::dot(plane.normal, offset);
-        const float room = plane.d - margin - glm::dot(plane.normal, shape.center);
+        const float room = plane.d - margin - glm::dot(plane.normal, shape.centre);
         if (toward > room) scale = std::min(scale, std::max(room, 0.0f) / toward);
     }
-    local = shape.center + offset * scale;
+    local = shape.centre + offset * scale;
     return pushedNormals;
 }
 

@@ -38,7 +38,7 @@ struct EnumNames<RegionLayout> {
 
 struct RegionDesc {
     RegionShape shape = RegionShape::Sphere;
-    vec3 center{0.0f};
+    vec3 centre{0.0f};
     float radius = 0.5f;  // sphere radius, ring major radius
     vec3 boxMin{-0.5f}, boxMax{0.5f};
     vec3 axis{0.0f, 1.0f, 0.0f};  // ring axis

@@ -118,14 +118,14 @@ float regionVolume(const RegionDesc& region) {
 }
 
 vec3 regionDensityOrigin(const RegionDesc& region) {
-    return region.shape == RegionShape::Box ? 0.5f * (region.boxMin + region.boxMax) : region.center;
+    return region.shape == RegionShape::Box ? 0.5f * (region.boxMin + region.boxMax) : region.centre;
 }
 
 void regionBounds(const RegionDesc& region, vec3& lo, vec3& hi) {
     switch (region.shape) {
         case RegionShape::Sphere:
-            lo = region.center - vec3(region.radius);
-            hi = region.center + vec3(region.radius);
+            lo = region.centre - vec3(region.radius);
+            hi = region.centre + vec3(region.radius);
             return;
         case RegionShape::Box:
             lo = region.boxMin;
@@ -136,8 +136,8 @@ void regionBounds(const RegionDesc& region, vec3& lo, vec3& hi) {
             vec3 extent;
             for (int a = 0; a < 3; ++a)
                 extent[a] = region.radius * std::sqrt(std::max(0.0f, 1.0f - u[a] * u[a])) + region.coreRadius;
-            lo = region.center - extent;
-            hi = region.center + extent;
+            lo = region.centre - extent;
+            hi = region.centre + extent;
             return;
         }
     }
@@ -146,14 +146,14 @@ void regionBounds(const RegionDesc& region, vec3& lo, vec3& hi) {
 bool regionContains(const RegionDesc& region, const vec3& p) {
     switch (region.shape) {
         case RegionShape::Sphere: {
-            const vec3 d = p - region.center;
+            const vec3 d = p - region.centre;
             return glm::dot(d, d) <= region.radius * region.radius;
         }
         case RegionShape::Box:
             return glm::all(glm::greaterThanEqual(p, region.boxMin)) && glm::all(glm::lessThanEqual(p, region.boxMax));
         case RegionShape::Ring: {
             const vec3 u = ringAxis(region);
-            const vec3 d = p - region.center;
+            const vec3 d = p - region.centre;
             const float along = glm::dot(d, u);
             const float fromAxis = glm::length(d - along * u);
             const float r = fromAxis - region.radius;
@@ -166,7 +166,7 @@ bool regionContains(const RegionDesc& region, const vec3& p) {
 float regionSupport(const RegionDesc& region, const vec3& n) {
     switch (region.shape) {
         case RegionShape::Sphere:
-            return glm::dot(n, region.center) + region.radius * glm::length(n);
+            return glm::dot(n, region.centre) + region.radius * glm::length(n);
         case RegionShape::Box: {
             const vec3 centre = 0.5f * (region.boxMin + region.boxMax);
             const vec3 half = 0.5f * (region.boxMax - region.boxMin);
@@ -175,7 +175,7 @@ float regionSupport(const RegionDesc& region, const vec3& n) {
         case RegionShape::Ring: {
             const vec3 u = ringAxis(region);
             const vec3 across = n - glm::dot(n, u) * u;
-            return glm::dot(n, region.center) + region.radius * glm::length(across) +
+            return glm::dot(n, region.centre) + region.radius * glm::length(across) +
                    region.coreRadius * glm::length(n);
         }
     }
@@ -206,7 +206,7 @@ float automaticVortonRadius(float volume, size_t count) {
 
 vec3 ringTangent(const RegionDesc& ring, const vec3& point) {
     const vec3 u = ringAxis(ring);
-    const vec3 d = point - ring.center;
+    const vec3 d = point - ring.centre;
     const vec3 radial = d - glm::dot(d, u) * u;
     const vec3 t = glm::cross(u, radial);
     const float len = glm::length(t);
@@ -231,7 +231,7 @@ ConvexProbe probeOfSphere(const vec3& centre, float radius) {
 }
 
 ConvexProbe probeOfBodyBound(const RigidBody& body) {
-    return probeOfSphere(body.position + body.orientation * body.shape.center, body.shape.circumscribedRadius);
+    return probeOfSphere(body.position + body.orientation * body.shape.centre, body.shape.circumscribedRadius);
 }
 
 Placement placementInContainer(const ConvexProbe& probe, const RigidBody& container) {

@@ -107,7 +107,7 @@ void addRegionShapeSpecs(std::vector<ParamSpec>& t, const std::string& s) {
             "Shape of the region: sphere (center, radius), box (min, max) or ring (torus: center, axis, radius, core_radius).")
             .reset());
     t.push_back(
-        param(s, "center", &R::center, "Centre of the sphere or ring.").unit("m").shapes({"sphere", "ring"}).reset());
+        param(s, "center", &R::centre, "Centre of the sphere or ring.").unit("m").shapes({"sphere", "ring"}).reset());
     t.push_back(param(s, "radius", &R::radius, "Sphere radius, or ring radius from the axis to the middle of the core.")
                     .unit("m")
                     .above(0)
