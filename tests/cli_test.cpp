@@ -92,7 +92,7 @@ TEST_F(SimCli, BadFlagValuesExit2AndWriteNothing) {
 TEST_F(SimCli, BadScenesExit2AndWriteNothing) {
     expectBadInput("/nonexistent/scene.json", "/nonexistent/scene.json");
     const std::string negative = writeFile("negative.json", R"({"vortons": [{"radius": -1, "count": 10}]})");
-    expectBadInput(negative, negative + ": /vortons/0/radius: must be > 0");
+    expectBadInput(negative, negative + ": /vortons/0/radius: must be >= 0.0001");
     const std::string malformed = writeFile("malformed.json", "{\"fluid\": {\"viscosity\": }}");
     expectBadInput(malformed, "malformed JSON");
     const std::string unknown = writeFile("unknown.json", R"({"bodies": [{"shape": "teapot"}]})");

@@ -37,6 +37,10 @@ std::string joinWords(const std::vector<std::string>& words) {
     return out;
 }
 
+std::string overrideLabel(const std::string& assignment) {
+    return "--set " + (assignment.size() > 80 ? assignment.substr(0, 77) + "..." : assignment);
+}
+
 void SceneReporter::fail(const std::string& pointer, const std::string& what) const {
     throw SceneError(source_ + ": " + (pointer.empty() ? "/" : pointer) + ": " + what + overrideNote(pointer));
 }
@@ -46,7 +50,7 @@ std::string SceneReporter::overrideNote(const std::string& pointer) const {
     if (pointer.empty()) return "";
     for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it)
         if (pointerWithin(pointer, it->pointer) || pointerWithin(it->pointer, pointer))
-            return " (from --set " + it->assignment + ")";
+            return " (from " + overrideLabel(it->assignment) + ")";
     return "";
 }
 

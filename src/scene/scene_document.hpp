@@ -19,6 +19,9 @@ std::string childPointer(const std::string& parent, size_t index);
 // "a, b, c".
 std::string joinWords(const std::vector<std::string>& words);
 
+// "--set ASSIGNMENT" as messages show it: a long assignment is cut to 80 characters.
+std::string overrideLabel(const std::string& assignment);
+
 // Where an override put its value, so errors about that value can name the --set flag.
 struct OverrideRecord {
     std::string pointer;
