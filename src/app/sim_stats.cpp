@@ -4,17 +4,10 @@
 
 #include <vortonfx/version.hpp>
 
-#include <cctype>
 #include <stdexcept>
 
 namespace vfx {
 namespace {
-
-std::string columnName(const std::string& text) {
-    std::string out;
-    for (unsigned char c : text) out += std::isalnum(c) ? char(std::tolower(c)) : '_';
-    return out;
-}
 
 // Ten significant digits: enough to reproduce a run's figures from its CSV.
 std::string number(double v) { return formatNumber(v, 10); }

@@ -1,5 +1,6 @@
 #include "core/text_format.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -31,6 +32,12 @@ std::string formatFloat(float value) {
 
 std::string formatVec(const vec3& v) {
     return "[" + formatNumber(v.x) + ", " + formatNumber(v.y) + ", " + formatNumber(v.z) + "]";
+}
+
+std::string columnName(const std::string& text) {
+    std::string out;
+    for (unsigned char c : text) out += std::isalnum(c) ? char(std::tolower(c)) : '_';
+    return out;
 }
 
 }  // namespace vfx

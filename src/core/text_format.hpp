@@ -13,5 +13,8 @@ std::string formatNumber(double value, int significantDigits = 6);
 std::string formatFloat(float value);
 // "[x, y, z]" with each component as formatNumber.
 std::string formatVec(const vec3& v);
+// A name as a CSV column: lower case, every character but letters and digits made '_'
+// ("Ball 2" -> "ball_2"), so different names can give the same column.
+std::string columnName(const std::string& text);
 
 }  // namespace vfx

@@ -10,7 +10,7 @@
 #include "scene/scene_validate.hpp"
 #include "scene/schema.hpp"
 
-#include <set>
+#include <map>
 
 namespace vfx {
 namespace {
@@ -71,7 +71,7 @@ RigidBody buildBody(const BodyDesc& desc, const SceneReporter& r, const std::str
 // Reads the bodies into the scene and returns them as built, for the rules across the scene.
 std::vector<RigidBody> readBodies(const json& document, Scene& scene, const SceneReporter& r) {
     std::vector<RigidBody> bodies;
-    std::set<std::string> names;
+    std::map<std::string, BodyName> names;
     const json& bodyArray = document.contains("bodies") ? document.at("bodies") : json::array();
     for (size_t i = 0; i < bodyArray.size(); ++i) {
         const std::string pointer = childPointer("/bodies", i);

@@ -3,6 +3,7 @@
 // (sim/params.cpp) and the document, region, body and camera rows declared here. The loader,
 // --set, the demo's panels and the README's parameter reference (vortonfx-sim
 // --params-markdown) all read it.
+#include "bodies/polytope.hpp"
 #include "core/param_spec.hpp"
 #include "sim/params.hpp"
 
@@ -18,12 +19,10 @@ namespace vfx {
 // finest spacing, to kWorldExtent. Keeps volumes, spacings and grids finite in single precision.
 inline constexpr double kWorldExtent = 1e4;
 inline constexpr double kShortestLength = 1e-4;
-// Most elements of the scene's arrays: regions per array, bodies, planes and vertices of a
-// polytope (a hull of 256 vertices has at most 508 faces).
+// Most regions per array and most bodies; a polytope's planes and vertices are capped in
+// bodies/polytope.hpp.
 inline constexpr size_t kMaxRegions = 256;
 inline constexpr size_t kMaxBodies = 256;
-inline constexpr size_t kMaxPolytopePlanes = 512;
-inline constexpr size_t kMaxPolytopeVertices = 256;
 
 const std::vector<ParamSpec>& allParamSpecs();
 std::vector<const ParamSpec*> paramSpecsInSection(const std::string& section);
