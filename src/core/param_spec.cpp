@@ -124,7 +124,9 @@ std::string singlePrecisionProblem(double v) {
 }
 
 // "must be RANGE" in the words every range error uses ("a finite number" when unbounded).
-std::string mustBe(const ParamSpec& spec) { return "must be " + (hasRange(spec) ? rangeText(spec) : "a finite number"); }
+std::string mustBe(const ParamSpec& spec) {
+    return "must be " + (hasRange(spec) ? rangeText(spec) : "a finite number");
+}
 
 std::string checkNumber(const ParamSpec& spec, const json& value, bool whole) {
     if (!value.is_number())

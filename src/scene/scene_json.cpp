@@ -198,7 +198,7 @@ private:
     bool open(json container) {
         if (stack_.size() >= size_t(kMaxJsonNesting))
             return stop(Stop::TooDeep, "arrays and objects nest deeper than " + std::to_string(kMaxJsonNesting) +
-                        " levels (a scene needs 5)");
+                                           " levels (a scene needs 5)");
         stack_.push_back(Frame{place(std::move(container)), "", {}});
         return true;
     }

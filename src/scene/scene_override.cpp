@@ -30,8 +30,8 @@ std::vector<std::string> splitPath(const std::string& path, const std::string& a
             throw SceneError(overrideLabel(assignment) +
                              ": the path has an empty element, expected e.g. fluid.viscosity or vortons.0.count");
         if (parts.size() > size_t(kMaxJsonNesting))
-            throw SceneError(overrideLabel(assignment) + ": the path has more than " +
-                             std::to_string(kMaxJsonNesting) + " elements");
+            throw SceneError(overrideLabel(assignment) + ": the path has more than " + std::to_string(kMaxJsonNesting) +
+                             " elements");
         if (dot == std::string::npos) return parts;
         start = dot + 1;
     }
@@ -64,8 +64,8 @@ std::string kindOf(const json& v) {
 // The array element `part` names (index == size appends one); `dotted` is the path so far.
 json& arrayElement(json& array, const std::string& part, const std::string& dotted, const std::string& assignment) {
     if (!isIndex(part))
-        throw SceneError(overrideLabel(assignment) + ": " + dotted + " is an array, expected an index (0, 1, ...), got \"" +
-                         part + "\"");
+        throw SceneError(overrideLabel(assignment) + ": " + dotted +
+                         " is an array, expected an index (0, 1, ...), got \"" + part + "\"");
     const size_t index = std::stoul(part);
     if (index > array.size())
         throw SceneError(overrideLabel(assignment) + ": " + dotted + " has " + std::to_string(array.size()) +
@@ -94,8 +94,8 @@ std::string applyOverrideAt(json& document, const std::string& assignment) {
             node = &(*node)[part];
             pointer = childPointer(pointer, part);
         } else {
-            throw SceneError(overrideLabel(assignment) + ": " + dotted + " is " + kindOf(*node) + ", it has no field \"" +
-                             part + "\"");
+            throw SceneError(overrideLabel(assignment) + ": " + dotted + " is " + kindOf(*node) +
+                             ", it has no field \"" + part + "\"");
         }
         dotted += (dotted.empty() ? "" : ".") + part;
     }

@@ -111,13 +111,12 @@ void addRegionShapeSpecs(std::vector<ParamSpec>& t, const std::string& s) {
             s, "shape", &R::shape,
             "Shape of the region: sphere (center, radius), box (min, max) or ring (torus: center, axis, radius, core_radius).")
             .reset());
-    t.push_back(
-        param(s, "center", &R::center, "Centre of the sphere or ring.")
-            .unit("m")
-            .atLeast(-kWorld)
-            .atMost(kWorld)
-            .shapes({"sphere", "ring"})
-            .reset());
+    t.push_back(param(s, "center", &R::center, "Centre of the sphere or ring.")
+                    .unit("m")
+                    .atLeast(-kWorld)
+                    .atMost(kWorld)
+                    .shapes({"sphere", "ring"})
+                    .reset());
     t.push_back(param(s, "radius", &R::radius, "Sphere radius, or ring radius from the axis to the middle of the core.")
                     .unit("m")
                     .atLeast(kShortest)
@@ -223,8 +222,12 @@ void addBodyShapeSpecs(std::vector<ParamSpec>& t) {
                       ChoiceStringCodec{})
                     .choices({"sphere", "box", "polytope"})
                     .reset());
-    t.push_back(
-        param(b, "radius", &B::radius, "Sphere radius.").unit("m").atLeast(kShortest).atMost(kWorld).shapes({"sphere"}).reset());
+    t.push_back(param(b, "radius", &B::radius, "Sphere radius.")
+                    .unit("m")
+                    .atLeast(kShortest)
+                    .atMost(kWorld)
+                    .shapes({"sphere"})
+                    .reset());
     t.push_back(param(b, "half_extents", &B::halfExtents, "Half the box's size along its local x, y and z axes.")
                     .unit("m")
                     .atLeast(kShortest)
@@ -322,8 +325,10 @@ void addOscillationSpecs(std::vector<ParamSpec>& t) {
 void addCameraSpecs(std::vector<ParamSpec>& t) {
     using C = CameraDesc;
     const std::string c = "view.camera";
-    t.push_back(
-        param(c, "target", &C::target, "Point the camera orbits and looks at.").unit("m").atLeast(-kWorld).atMost(kWorld));
+    t.push_back(param(c, "target", &C::target, "Point the camera orbits and looks at.")
+                    .unit("m")
+                    .atLeast(-kWorld)
+                    .atMost(kWorld));
     t.push_back(
         param(c, "distance", &C::distance, "Distance from the camera to its target.").unit("m").above(0).atMost(1e4));
     t.push_back(
