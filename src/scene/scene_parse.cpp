@@ -1,8 +1,9 @@
 // Scene loading: read the JSON, apply --set overrides, check every key against the schema,
 // read the sections into a Scene (building each body as buildSimulation will, so shape errors
-// surface here), then check the rules across the scene. Every error is one SceneError
+// surface here), then check the rules across the scene and the memory it needs. Every error is one SceneError
 // "FILE: /json/pointer: what is wrong, got X".
 #include "scene/scene.hpp"
+#include "scene/scene_budget.hpp"
 #include "scene/scene_document.hpp"
 #include "scene/scene_geometry.hpp"
 #include "scene/scene_json.hpp"
@@ -93,7 +94,8 @@ CameraDesc readCamera(const json& document) {
     return camera;
 }
 
-Scene parseWithOverrides(const json& document, const std::string& source, std::vector<OverrideRecord> overrides) {
+Scene parseWithOverrides(const json& document, const std::string& source, std::vector<OverrideRecord> overrides,
+                         const MemoryBudget& budget) {
     const SceneReporter r(source, std::move(overrides));
     checkDocumentKeys(document, r);
 
@@ -107,22 +109,23 @@ Scene parseWithOverrides(const json& document, const std::string& source, std::v
     scene.camera = readCamera(document);
 
     checkSceneRules(scene, bodies, r);
+    checkSceneMemory(scene, budget, r);
     scene.document = document;
     return scene;
 }
 
 }  // namespace
 
-Scene loadScene(const std::string& path, const std::vector<std::string>& overrides) {
+Scene loadScene(const std::string& path, const std::vector<std::string>& overrides, const MemoryBudget& budget) {
     json document = parseSceneJson(readSceneText(path), path);
     std::vector<OverrideRecord> records;
     for (const std::string& assignment : overrides)
         records.push_back({applyOverrideAt(document, assignment), assignment});
-    return parseWithOverrides(document, path, std::move(records));
+    return parseWithOverrides(document, path, std::move(records), budget);
 }
 
-Scene parseScene(const json& document, const std::string& sourceName) {
-    return parseWithOverrides(document, sourceName, {});
+Scene parseScene(const json& document, const std::string& sourceName, const MemoryBudget& budget) {
+    return parseWithOverrides(document, sourceName, {}, budget);
 }
 
 }  // namespace vfx
