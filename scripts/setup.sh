@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages vortonfx needs to build, test and run its demo headless.
+# Installs the Debian packages vortonfx needs to build, test and run its demo headless (clang and
+# its runtime libraries only for the scene loader's libFuzzer target, scripts/fuzz_scenes.sh).
 # Safe to run twice: apt-get skips what is already installed.
 set -euo pipefail
 packages=(build-essential cmake pkg-config python3
   libtbb-dev libglfw3-dev libglm-dev libimgui-dev python3-glad nlohmann-json3-dev
   libstb-dev libcli11-dev libgtest-dev libbenchmark-dev libopenvdb-dev libboost-dev python3-openvdb
-  xvfb xauth libgl1-mesa-dri clang-format)
+  xvfb xauth libgl1-mesa-dri clang-format clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

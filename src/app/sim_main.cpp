@@ -13,6 +13,7 @@
 #include "app/sim_outputs.hpp"
 #include "app/sim_progress.hpp"
 #include "app/sim_stats.hpp"
+#include "core/text_format.hpp"
 #include "export/vdb_bake.hpp"
 #include "scene/scene.hpp"
 #include "scene/schema.hpp"
@@ -21,6 +22,7 @@
 #include <CLI/CLI.hpp>
 #include <vortonfx/version.hpp>
 
+#include <cfloat>
 #include <charconv>
 #include <chrono>
 #include <new>
@@ -94,6 +96,9 @@ float parsePositive(const std::string& flag, const std::string& text, const char
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || !(value > 0.0) || value > 1e6)
         throw BadInput{flag + ": must be a number > 0 and <= 1e6 (" + unit + "), got \"" + text + "\""};
+    if (value < double(FLT_MIN))  // a float would hold it as 0 or a subnormal
+        throw BadInput{flag + ": must be a number > 0 and <= 1e6 (" + unit + "), got \"" + text +
+                       "\", too small for single precision (smallest magnitude " + formatNumber(double(FLT_MIN)) + ")"};
     return float(value);
 }
 
@@ -395,7 +400,7 @@ int main(int argc, char** argv) {
         if (o.bench) return runBench(o);
         return run(o);
     } catch (const BadInput& e) {
-        std::fprintf(stderr, "vortonfx-sim: %s\n", e.message.c_str());
+        std::fprintf(stderr, "vortonfx-sim: %s\n", oneLine(e.message).c_str());
         return kExitBadInput;
     } catch (const WriteFailed& e) {
         std::fprintf(stderr, "\nvortonfx-sim: %s\n", e.message.c_str());

@@ -4,6 +4,7 @@
 // scene_validate.cpp (keys and rules), scene_parse.cpp (JSON to Scene: loadScene, parseScene),
 // scene_build.cpp (Scene to Simulation), scene_save.cpp (Scene back to JSON).
 #include "bodies/body.hpp"
+#include "core/text_format.hpp"
 #include "sim/params.hpp"
 
 #include <nlohmann/json.hpp>
@@ -16,10 +17,11 @@ namespace vfx {
 
 class Simulation;
 
-// Bad input. what() is the whole user-facing message: "file: /json/path: what is wrong".
+// Bad input. what() is the whole user-facing message: "file: /json/path: what is wrong", on one
+// line (control characters in keys or values are written as escapes).
 class SceneError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit SceneError(const std::string& message) : std::runtime_error(oneLine(message)) {}
 };
 
 enum class RegionShape { Sphere, Box, Ring };

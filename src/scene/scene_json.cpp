@@ -60,11 +60,12 @@ size_t firstTooDeep(const std::string& text, int limit) {
 }
 
 // nlohmann reports "... parse error at line L, column C: detail"; rephrase it in our format.
+// The text it quotes ("last read: ...") may hold bytes that are not UTF-8: they are escaped.
 std::string describeSyntaxError(const std::string& what, size_t offset, const std::string& text) {
     const size_t at = what.find("at line ");
     const size_t colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
-    if (colon == std::string::npos) return lineAndColumn(text, offset) + ": malformed JSON: " + what;
-    return what.substr(at + 3, colon - at - 3) + ": malformed JSON: " + what.substr(colon + 2);
+    if (colon == std::string::npos) return lineAndColumn(text, offset) + ": malformed JSON: " + oneLine(what, true);
+    return what.substr(at + 3, colon - at - 3) + ": malformed JSON: " + oneLine(what.substr(colon + 2), true);
 }
 
 std::vector<std::string> pointerTokens(const std::string& pointer) {
@@ -131,7 +132,8 @@ public:
     bool number_unsigned(number_unsigned_t v) { return add(json(v)); }
     bool number_float(number_float_t v, const string_t& token) {
         if (v == 0.0 && writesNonZero(token))
-            return stop(Stop::Value, valuePointer() + ": " + unrepresentableNumber(valuePointer(), token, false));
+            return stop(Stop::Value,
+                        shownPointer(valuePointer()) + ": " + unrepresentableNumber(valuePointer(), token, false));
         return add(json(v));
     }
     bool string(string_t& v) { return add(json(std::move(v))); }
@@ -144,13 +146,15 @@ public:
         Frame& top = stack_.back();
         top.key = k;
         if (!top.keys.insert(k).second)
-            return stop(Stop::Value, valuePointer() + ": duplicate key, each key may appear once per object");
+            return stop(Stop::Value,
+                        shownPointer(valuePointer()) + ": duplicate key, each key may appear once per object");
         return true;
     }
     bool parse_error(std::size_t offset, const std::string& token, const nlohmann::detail::exception& e) {
         problemOffset = offset;
         if (e.id == 406)  // out_of_range: a number beyond double precision
-            return stop(Stop::Value, valuePointer() + ": " + unrepresentableNumber(valuePointer(), token, true));
+            return stop(Stop::Value,
+                        shownPointer(valuePointer()) + ": " + unrepresentableNumber(valuePointer(), token, true));
         return stop(Stop::Syntax, e.what());
     }
 
@@ -243,6 +247,7 @@ std::string megabytes(double bytes) { return formatNumber(bytes / double(1 << 20
 }  // namespace
 
 std::string readSceneText(const std::string& path) {
+    if (path.empty()) throw SceneError("SCENE: expected a JSON scene file, got an empty path");
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0)
         throw SceneError(path + ": cannot open the scene file: " + std::strerror(errno));

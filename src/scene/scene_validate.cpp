@@ -31,12 +31,14 @@ size_t editDistance(const std::string& a, const std::string& b) {
 // Suggests the section's key within two edits, and lists them all.
 std::string unknownKeyMessage(const std::string& section, const std::string& key) {
     if (section == "tracers[]" && findParamSpec("vortons[]", key))
-        return "unknown key: tracers are passive, only vortons take \"" + key + "\"";
+        return "unknown key: tracers are passive, only vortons take \"" + key + "\"";  // a known, short key
     std::vector<std::string> known;
     std::string closest;
     size_t best = 3;
     for (const ParamSpec* s : paramSpecsInSection(section)) {
         known.push_back(s->key);
+        // The distance is at least the difference in length: a long key cannot be a near miss.
+        if (key.size() > s->key.size() + 2 || s->key.size() > key.size() + 2) continue;
         const size_t d = editDistance(key, s->key);
         if (d < best) {
             best = d;
