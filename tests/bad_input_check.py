@@ -199,6 +199,12 @@ def check_made_inputs(c):
     many = write(os.path.join(w, "many.json"), json.dumps({"vortons": regions}))
     c.check("64 regions of 16.7 million vortons", c.sim([many, "--quiet"]), 2,
             [many + ": /vortons/0/count: this scene needs about", "the limit is"])
+    for layout in ("random", "lattice"):  # a thousand tries and more per particle: refused at once
+        thin = write(os.path.join(w, f"thin_ring_{layout}.json"), json.dumps({"vortons": [
+            {"shape": "ring", "radius": 1000, "core_radius": 0.0001, "axis": [1, 1, 1], "count": 1000000,
+             "layout": layout}]}))
+        c.check(f"a thin ring of a million vortons, {layout}", c.sim([thin, "--steps", "0", "--quiet"]), 2,
+                [thin + ": /vortons/0: the region fills", "too thin to place particles in"])
     one = write(os.path.join(w, "one_million.json"), '{"vortons": [{"count": 1000000}]}')
     c.check("--max-memory below the estimate", c.sim([one, "--max-memory", "0.1", "--quiet"]), 2,
             ["/vortons/0/count: this scene needs about", "the limit is 100 MB, set by --max-memory"])

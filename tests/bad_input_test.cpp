@@ -190,6 +190,32 @@ TEST(PolytopeBuild, TheHullOfPointsOnASphereHasThemAsCorners) {
     EXPECT_LT(seconds, 1.0);
 }
 
+TEST(PolytopeBuild, PointsAlongTheHullsEdgesAddNoFaces) {
+    // A box's corners plus three points along each of its 12 edges and one inside each face:
+    // points on the hull that are not corners.
+    std::vector<vec3> points;
+    for (int i = 0; i < 8; ++i) points.emplace_back(i & 1 ? 1 : -1, i & 2 ? 2 : -2, i & 4 ? 3 : -3);
+    for (int i = 0; i < 8; ++i)
+        for (int axis = 0; axis < 3; ++axis) {
+            if (points[size_t(i)][axis] > 0) continue;  // each edge once, from its lower end
+            for (float t : {0.25f, 0.5f, 0.75f}) {
+                vec3 p = points[size_t(i)];
+                p[axis] += 2.0f * t * std::abs(p[axis]);
+                points.push_back(p);
+            }
+        }
+    for (int axis = 0; axis < 3; ++axis)
+        for (float sign : {-1.0f, 1.0f}) {
+            vec3 p(0.1f, 0.2f, 0.3f);
+            p[axis] = sign * std::abs(points[0][axis]);
+            points.push_back(p);
+        }
+    const CollisionShape box = makePolytopeFromVertices(points, false);
+    EXPECT_EQ(box.planes.size(), 6u);
+    EXPECT_EQ(box.vertices.size(), 8u);
+    EXPECT_NEAR(box.volume(), 2.0f * 4.0f * 6.0f, 1e-4f);
+}
+
 TEST(PolytopeBuild, ABoxsCornersComeInTheOrderOfTheirPlaneTriples) {
     // Faces +x, -x, +y, -y, +z, -z: the first triple (+x, +y, +z) gives the first corner, and so on.
     const CollisionShape box = makeBoxShape(vec3(1.0f, 2.0f, 3.0f), false);

@@ -161,7 +161,8 @@ struct RunOutputs {
     std::optional<VdbBaker> baker;
 };
 
-void openOutputs(const Options& o, RunOutputs& out) {
+// Checks every output path and creates the files' temporaries (cheap: before the scene is built).
+void openFiles(const Options& o, RunOutputs& out) {
     std::vector<OutputPath> files;
     if (o.dumpGiven) files.push_back({"--dump", o.dumpPath});
     if (o.statsGiven) files.push_back({"--stats", o.statsPath});
@@ -174,7 +175,11 @@ void openOutputs(const Options& o, RunOutputs& out) {
     } catch (const FileWriteError& e) {
         throw BadInput{std::string(out.dump || !o.dumpGiven ? "--stats: " : "--dump: ") + e.what()};
     }
-    if (const std::optional<VdbBakeSettings> bake = bakeSettingsFrom(o)) {  // creates the directory: last check
+}
+
+// The bake creates its directory: the last check, once the scene is known to build.
+void openBake(const Options& o, RunOutputs& out) {
+    if (const std::optional<VdbBakeSettings> bake = bakeSettingsFrom(o)) {
         try {
             out.baker.emplace(*bake);
         } catch (const BakeError& e) {
@@ -293,6 +298,8 @@ int run(const Options& o) {
         throw BadInput{e.what()};
     }
     const RunSettings s = settingsFrom(o, scene);
+    RunOutputs out;
+    openFiles(o, out);
 
     Simulation sim;
     sim.setThreads(s.threads);
@@ -301,8 +308,7 @@ int run(const Options& o) {
     } catch (const SceneError& e) {
         throw BadInput{e.what()};
     }
-    RunOutputs out;
-    openOutputs(o, out);
+    openBake(o, out);
     if (out.baker && out.baker->framesCleared() > 0 && !o.quiet)
         std::printf("--vdb: deleted %d frame file(s) of an earlier bake in %s (--vdb-clear)\n",
                     out.baker->framesCleared(), o.vdbDir.c_str());
@@ -334,11 +340,14 @@ int runBench(const Options& o) {
     return runBenchmarks(parseThreads(o), stdout);
 }
 
-}  // namespace
+// The path flags, to tell an empty path given from none.
+struct PathFlags {
+    CLI::Option* dump;
+    CLI::Option* stats;
+    CLI::Option* vdb;
+};
 
-int main(int argc, char** argv) {
-    CLI::App app{"vortonfx-sim: runs a vortonfx scene headless and writes its final state and statistics."};
-    Options o;
+PathFlags describeOptions(CLI::App& app, Options& o) {
     app.add_option("SCENE", o.scenePath, "Scene file (JSON, see scenes/)")->type_name("SCENE.json");
     app.add_option("--steps", o.steps, "Number of steps (default: the scene's time.steps)")->type_name("N");
     app.add_option("--dt", o.dt, "Time step in seconds (default: the scene's time.dt)")->type_name("S");
@@ -377,6 +386,15 @@ int main(int argc, char** argv) {
                  "with vortons and tracers, tree error); --threads sets the many-thread count");
     app.add_flag("--params-markdown", o.paramsMarkdown,
                  "Print the scene parameter reference as a Markdown table and exit");
+    return {dump, stats, vdb};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"vortonfx-sim: runs a vortonfx scene headless and writes its final state and statistics."};
+    Options o;
+    const PathFlags paths = describeOptions(app, o);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForVersion& e) {
@@ -389,9 +407,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "vortonfx-sim: %s\nRun vortonfx-sim --help for usage.\n", e.what());
         return kExitBadInput;
     }
-    o.dumpGiven = dump->count() > 0;
-    o.statsGiven = stats->count() > 0;
-    o.vdbGiven = vdb->count() > 0;
+    o.dumpGiven = paths.dump->count() > 0;
+    o.statsGiven = paths.stats->count() > 0;
+    o.vdbGiven = paths.vdb->count() > 0;
     if (o.paramsMarkdown) {
         std::cout << parameterReferenceMarkdown();
         return kExitOk;

@@ -304,6 +304,53 @@ std::pair<std::array<size_t, 3>, Plane> canonicalHullPlane(const std::vector<dve
     return {{SIZE_MAX, SIZE_MAX, SIZE_MAX}, Plane{vec3(face.n), float(face.d)}};
 }
 
+// The incremental hull's result, checked: finite normals, every point inside every face, and
+// closed (each edge in two faces, once each way).
+bool isClosedHull(const std::vector<dvec3>& pts, const std::vector<HullFace>& faces, double tolerance) {
+    std::set<std::pair<size_t, size_t>> edges;
+    for (const HullFace& f : faces) {
+        if (!std::isfinite(f.d) || !isFinite(vec3(f.n))) return false;
+        for (const dvec3& p : pts)
+            if (glm::dot(f.n, p) - f.d > tolerance) return false;
+        for (int e = 0; e < 3; ++e)
+            if (!edges.insert({f.v[size_t(e)], f.v[size_t((e + 1) % 3)]}).second) return false;
+    }
+    for (const auto& [a, b] : edges)
+        if (!edges.count({b, a})) return false;
+    return faces.size() >= 4;
+}
+
+// A triple of points spans a face plane when every point lies on one side: O(n^3), for the
+// degenerate inputs (points nearly collinear with a hull edge) the incremental hull cannot settle.
+std::vector<Plane> bruteForceHullPlanes(const std::vector<dvec3>& pts, double scale, double tolerance) {
+    std::vector<Plane> faces;
+    auto known = [&](const dvec3& n, double d) {
+        for (const Plane& f : faces)
+            if (glm::length(dvec3(f.normal) - n) < 1e-6 && std::abs(double(f.d) - d) < tolerance) return true;
+        return false;
+    };
+    for (size_t i = 0; i < pts.size(); ++i)
+        for (size_t j = i + 1; j < pts.size(); ++j)
+            for (size_t k = j + 1; k < pts.size(); ++k) {
+                dvec3 n = glm::cross(pts[j] - pts[i], pts[k] - pts[i]);
+                const double len = glm::length(n);
+                if (len < 1e-9 * scale * scale) continue;
+                n /= len;
+                const double d = glm::dot(n, pts[i]);
+                bool above = false, below = false;
+                for (size_t m = 0; m < pts.size() && !(above && below); ++m) {
+                    const double side = glm::dot(n, pts[m]) - d;
+                    above = above || side > tolerance;
+                    below = below || side < -tolerance;
+                }
+                if (above && below) continue;
+                if (above) n = -n;
+                const double outward = above ? -d : d;
+                if (!known(n, outward)) faces.push_back({vec3(n), float(outward)});
+            }
+    return faces;
+}
+
 // The hull's face planes (incremental hull), coplanar triangles merged, each face written by the
 // first triple of points on it and the faces in the order of those triples.
 std::vector<Plane> hullPlanes(const std::vector<dvec3>& pts, double scale, double tolerance) {
@@ -313,6 +360,7 @@ std::vector<Plane> hullPlanes(const std::vector<dvec3>& pts, double scale, doubl
                                 hullFace(pts, t[0], t[2], t[3], inside), hullFace(pts, t[1], t[2], t[3], inside)};
     for (size_t p = 0; p < pts.size(); ++p)
         if (p != t[0] && p != t[1] && p != t[2] && p != t[3]) addHullPoint(pts, p, inside, tolerance, faces);
+    if (!isClosedHull(pts, faces, tolerance)) return bruteForceHullPlanes(pts, scale, tolerance);
     std::vector<std::pair<std::array<size_t, 3>, Plane>> planes;
     for (const HullFace& f : faces) planes.push_back(canonicalHullPlane(pts, f, scale, tolerance));
     std::stable_sort(planes.begin(), planes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
