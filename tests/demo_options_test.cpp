@@ -54,6 +54,9 @@ TEST(DemoOptions, BadFlagsNameTheFlag) {
     EXPECT_PRED2(contains, optionsErrorOf({"--vdb-frames", "3"}), "--vdb-frames requires --vdb");
     EXPECT_PRED2(contains, optionsErrorOf({"--vdb-every", "2"}), "--vdb-every requires --vdb");
     EXPECT_PRED2(contains, optionsErrorOf({"--quit"}), "--frames");
+    // A path flag given an empty path is refused, not taken as "none".
+    for (const char* flag : {"--scene", "--screenshot", "--record", "--vdb", "--shaders"})
+        EXPECT_PRED2(contains, optionsErrorOf({flag, ""}), std::string(flag) + ": expected a path, got an empty one");
 }
 
 TEST(DemoOptions, EveryNumberFlagStatesItsRangeAndTheBadValue) {

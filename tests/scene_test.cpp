@@ -94,13 +94,14 @@ TEST(SceneLoad, WrongTypesAreRejected) {
 }
 
 TEST(SceneLoad, OutOfRangeValuesAreRejected) {
+    // Lengths run from the grid's finest spacing, 1e-4 m, to the world's extent, 1e4 m.
     expectRejected(R"({"vortons": [{"shape": "sphere", "center": [0, 0, 0], "radius": -1, "count": 10}]})",
-                   {"/vortons/0/radius: must be > 0", "got -1"});
+                   {"/vortons/0/radius: must be >= 0.0001 and <= 10000", "got -1"});
     expectRejected(R"({"fluid": {"ambient_density": 0}})", {"/fluid/ambient_density: must be > 0", "got 0"});
     expectRejected(R"({"fluid": {"viscosity": -0.1}})", {"/fluid/viscosity: must be >= 0", "got -0.1"});
     expectRejected(R"({"time": {"dt": 0}})", {"/time/dt: must be > 0"});
     expectRejected(R"({"bodies": [{"shape": "box", "half_extents": [1, -1, 1]}]})",
-                   {"/bodies/0/half_extents: each component must be > 0"});
+                   {"/bodies/0/half_extents: each component must be >= 0.0001"});
     expectRejected(R"({"fluid": {"sph_stiffness": 0}})", {"/fluid/sph_stiffness: must be > 0"});
 }
 

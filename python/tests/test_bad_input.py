@@ -92,7 +92,7 @@ def test_added_particles_and_bodies_are_checked(vortonfx, small_drop):
         small_drop.add_tracers(np.zeros((4, 2)))
     with pytest.raises(ValueError, match=r"^vorticity: expected shape"):
         small_drop.add_vortons(np.zeros((4, 3)), np.zeros((3, 3)), radius=0.1)
-    with pytest.raises(ValueError, match=r"/bodies/0/radius: must be > 0"):
+    with pytest.raises(ValueError, match=r"/bodies/0/radius: must be >= 0.0001 and <= 10000, got -1"):
         small_drop.add_body({"shape": "sphere", "radius": -1, "position": [3, 0, 0]})
     with pytest.raises(ValueError, match=r"only kinematic bodies"):
         small_drop.add_body({"shape": "sphere", "radius": 0.1, "position": [3, 0, 0]})

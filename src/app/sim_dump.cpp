@@ -5,8 +5,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <stdexcept>
 
 namespace vfx {
 namespace {
@@ -93,12 +91,9 @@ private:
 
 }  // namespace
 
-void writeDump(const std::string& path, const Simulation& sim) {
-    std::ofstream out(path);
-    if (!out) throw std::runtime_error("--dump: cannot create \"" + path + "\"");
-    DumpWriter(out).write(sim);
-    out.flush();
-    if (!out) throw std::runtime_error("--dump: writing \"" + path + "\" failed");
+void writeDump(AtomicFile& file, const Simulation& sim) {
+    DumpWriter(file.stream()).write(sim);
+    file.finishWriting();
 }
 
 }  // namespace vfx

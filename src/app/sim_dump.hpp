@@ -1,13 +1,12 @@
 #pragma once
 // vortonfx-sim --dump: the final state as struct-of-arrays JSON (vortons, tracers, bodies).
+#include "core/atomic_file.hpp"
 #include "sim/simulation.hpp"
-
-#include <string>
 
 namespace vfx {
 
-// Writes the dump; floats in their shortest form that reads back exactly. Throws
-// std::runtime_error "--dump: ..." when the file cannot be created or written.
-void writeDump(const std::string& path, const Simulation& sim);
+// Writes the dump into `file` (created before the run) and finishes writing it; the caller
+// commits it. Floats in their shortest form that reads back exactly. Throws FileWriteError.
+void writeDump(AtomicFile& file, const Simulation& sim);
 
 }  // namespace vfx

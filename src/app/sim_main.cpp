@@ -1,15 +1,19 @@
 // vortonfx-sim: runs a scene headless, writes stats, dumps and a progress bar (sim_stats.cpp,
 // sim_dump.cpp, sim_progress.cpp; --bench in sim_bench.cpp). This file is the command line.
-//   vortonfx-sim SCENE.json [--steps N] [--dt S] [--threads N] [--set path=value]...
+//   vortonfx-sim SCENE.json [--steps N] [--dt S] [--threads N] [--set path=value]... [--max-memory GB]
 //                [--dump FILE.json] [--stats FILE.csv] [--every K] [--quiet] [--params-markdown]
-//                [--vdb DIR [--vdb-every K] [--vdb-voxel S]]
+//                [--vdb DIR [--vdb-every K] [--vdb-voxel S] [--vdb-clear]]
 //   vortonfx-sim --bench [--threads N]
 // Exit 0 on success, 2 on bad input (nothing written), 3 when the simulation produced a
-// non-finite value (the message names the step and the phase).
+// non-finite value (the message names the step and the phase), 4 when writing an output failed
+// (the message names the file; earlier files of that name are unchanged), 1 when memory ran out
+// or the program failed (the message says which). docs/runner.md lists them.
 #include "app/sim_bench.hpp"
 #include "app/sim_dump.hpp"
+#include "app/sim_outputs.hpp"
 #include "app/sim_progress.hpp"
 #include "app/sim_stats.hpp"
+#include "core/text_format.hpp"
 #include "export/vdb_bake.hpp"
 #include "scene/scene.hpp"
 #include "scene/schema.hpp"
@@ -18,14 +22,15 @@
 #include <CLI/CLI.hpp>
 #include <vortonfx/version.hpp>
 
-#include <unistd.h>
-
+#include <cfloat>
 #include <charconv>
 #include <chrono>
+#include <new>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,12 +41,20 @@ using namespace vfx;
 namespace fs = std::filesystem;
 
 constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitNonFinite = 3;
-constexpr int kExitFailure = 1;
+constexpr int kExitWriteFailed = 4;
+
+constexpr long kMostThreads = 1024;
 
 // Bad command-line or scene input; the message is shown as is.
 struct BadInput {
+    std::string message;
+};
+
+// An output that could not be written during or after the run; the message names the file.
+struct WriteFailed {
     std::string message;
 };
 
@@ -51,6 +64,9 @@ struct Options {
     std::vector<std::string> sets;
     std::string dumpPath, statsPath;
     std::string vdbDir, vdbEvery, vdbVoxel;  // raw text, like the numbers above
+    std::string maxMemory;
+    bool dumpGiven = false, statsGiven = false, vdbGiven = false;  // an empty path is an error, not "none"
+    bool vdbClear = false;
     bool quiet = false;
     bool paramsMarkdown = false;
     bool bench = false;
@@ -65,11 +81,12 @@ struct RunSettings {
 
 // --- flag values -------------------------------------------------------------------------------
 
-long parseWhole(const std::string& flag, const std::string& text, long minimum, const char* expected) {
+long parseWhole(const std::string& flag, const std::string& text, long minimum, const char* expected,
+                long maximum = std::numeric_limits<long>::max()) {
     long value = 0;
     const char* end = text.data() + text.size();
     const auto result = std::from_chars(text.data(), end, value);
-    if (text.empty() || result.ec != std::errc() || result.ptr != end || value < minimum)
+    if (text.empty() || result.ec != std::errc() || result.ptr != end || value < minimum || value > maximum)
         throw BadInput{flag + ": must be " + expected + ", got \"" + text + "\""};
     return value;
 }
@@ -78,49 +95,97 @@ float parsePositive(const std::string& flag, const std::string& text, const char
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || !(value > 0.0) || value > 1e6)
-        throw BadInput{flag + ": must be a number > 0 (" + unit + "), got \"" + text + "\""};
+        throw BadInput{flag + ": must be a number > 0 and <= 1e6 (" + unit + "), got \"" + text + "\""};
+    if (value < double(FLT_MIN))  // a float would hold it as 0 or a subnormal
+        throw BadInput{flag + ": must be a number > 0 and <= 1e6 (" + unit + "), got \"" + text +
+                       "\", too small for single precision (smallest magnitude " + formatNumber(double(FLT_MIN)) + ")"};
     return float(value);
 }
 
-// An output file may only be created after all input is known good, so check its directory now.
-void checkOutputPath(const std::string& flag, const std::string& path) {
-    if (path.empty()) return;
-    std::error_code ec;
-    const fs::path p(path);
-    if (fs::is_directory(p, ec)) throw BadInput{flag + ": \"" + path + "\" is a directory, expected a file name"};
-    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir, ec)) throw BadInput{flag + ": directory \"" + dir.string() + "\" does not exist"};
-    if (access(dir.c_str(), W_OK) != 0) throw BadInput{flag + ": directory \"" + dir.string() + "\" is not writable"};
+int parseThreads(const Options& o) {
+    return o.threads.empty()
+               ? 0
+               : int(parseWhole("--threads", o.threads, 1, "a whole number from 1 to 1024", kMostThreads));
 }
 
 RunSettings settingsFrom(const Options& o, const Scene& scene) {
     RunSettings s;
     s.steps = o.steps.empty() ? scene.time.steps : parseWhole("--steps", o.steps, 0, "a whole number >= 0");
     s.dt = o.dt.empty() ? scene.time.dt : parsePositive("--dt", o.dt, "seconds");
-    s.threads = o.threads.empty() ? 0 : int(parseWhole("--threads", o.threads, 1, "a whole number >= 1"));
+    s.threads = parseThreads(o);
     s.every = o.every.empty() ? 1 : parseWhole("--every", o.every, 1, "a whole number >= 1");
     return s;
 }
 
-// The bake's settings, checked (directory created and tried) before the simulation starts.
+MemoryBudget memoryBudgetFrom(const Options& o) {
+    if (o.maxMemory.empty()) return defaultMemoryBudget("; --max-memory GB sets another");
+    return {1e9 * double(parsePositive("--max-memory", o.maxMemory, "gigabytes")), "set by --max-memory"};
+}
+
+std::string bakeName(const Options& o) {
+    const std::string name = fs::path(o.scenePath).stem().string();
+    return name.empty() ? "scene" : name;
+}
+
+// The bake's settings, checked (directory created and tried, earlier frames refused unless
+// --vdb-clear) before the simulation starts.
 std::optional<VdbBakeSettings> bakeSettingsFrom(const Options& o) {
-    if (o.vdbDir.empty()) {
-        if (!o.vdbEvery.empty() || !o.vdbVoxel.empty())
-            throw BadInput{std::string(o.vdbEvery.empty() ? "--vdb-voxel" : "--vdb-every") + ": needs --vdb DIR"};
+    if (!o.vdbGiven) {
+        if (!o.vdbEvery.empty() || !o.vdbVoxel.empty() || o.vdbClear)
+            throw BadInput{std::string(!o.vdbEvery.empty()   ? "--vdb-every"
+                                       : !o.vdbVoxel.empty() ? "--vdb-voxel"
+                                                             : "--vdb-clear") +
+                           ": needs --vdb DIR"};
         return std::nullopt;
     }
     VdbBakeSettings b;
     b.directory = o.vdbDir;
-    b.name = fs::path(o.scenePath).stem().string();
-    if (b.name.empty()) b.name = "scene";
+    b.name = bakeName(o);
     b.every = o.vdbEvery.empty() ? 1 : parseWhole("--vdb-every", o.vdbEvery, 1, "a whole number of steps >= 1");
     b.voxelSize = o.vdbVoxel.empty() ? 0.0f : parsePositive("--vdb-voxel", o.vdbVoxel, "metres");
+    b.staleFrames = o.vdbClear ? StaleFrames::Clear : StaleFrames::Refuse;
     try {
         checkVdbBake(b);
     } catch (const BakeError& e) {
-        throw BadInput{e.what()};
+        const bool stale = std::string(e.what()).find("earlier bake") != std::string::npos;
+        throw BadInput{std::string(e.what()) + (stale ? ", or add --vdb-clear to delete them first" : "")};
     }
     return b;
+}
+
+// The file outputs, checked against each other and the scene, and created (as temporaries
+// renamed into place at the end) before the run.
+struct RunOutputs {
+    std::optional<AtomicFile> dump;
+    std::optional<StatsWriter> stats;
+    std::optional<VdbBaker> baker;
+};
+
+// Checks every output path and creates the files' temporaries (cheap: before the scene is built).
+void openFiles(const Options& o, RunOutputs& out) {
+    std::vector<OutputPath> files;
+    if (o.dumpGiven) files.push_back({"--dump", o.dumpPath});
+    if (o.statsGiven) files.push_back({"--stats", o.statsPath});
+    try {
+        checkOutputPaths(files, {o.scenePath}, BakePath{o.vdbGiven ? o.vdbDir : "", bakeName(o)});
+        if (o.dumpGiven) out.dump.emplace(o.dumpPath);
+        if (o.statsGiven) out.stats.emplace(o.statsPath);
+    } catch (const OutputPathError& e) {
+        throw BadInput{e.what()};
+    } catch (const FileWriteError& e) {
+        throw BadInput{std::string(out.dump || !o.dumpGiven ? "--stats: " : "--dump: ") + e.what()};
+    }
+}
+
+// The bake creates its directory: the last check, once the scene is known to build.
+void openBake(const Options& o, RunOutputs& out) {
+    if (const std::optional<VdbBakeSettings> bake = bakeSettingsFrom(o)) {
+        try {
+            out.baker.emplace(*bake);
+        } catch (const BakeError& e) {
+            throw BadInput{e.what()};
+        }
+    }
 }
 
 // --- summary -------------------------------------------------------------------------------------
@@ -162,19 +227,79 @@ void printSummary(const std::string& scenePath, long steps, double wallSeconds, 
 
 // --- the run ---------------------------------------------------------------------------------
 
+// A non-finite value stops the run: no dump, and the stats rows so far kept beside the stats file.
+int reportNonFinite(const Options& o, const NonFiniteError& e, RunOutputs& out, const Simulation& sim) {
+    std::string kept;
+    if (out.stats) {
+        try {
+            kept = "; the stats rows up to it are in \"" + out.stats->keepAsFailed(sim) + "\", \"" + o.statsPath +
+                   "\" is unchanged";
+        } catch (const FileWriteError& w) {
+            kept = "; --stats: " + std::string(w.what());
+        }
+    }
+    std::fprintf(stderr,
+                 "\nvortonfx-sim: %s: the simulation produced a non-finite value at step %ld in phase \"%s\"; "
+                 "no dump written (try a smaller --dt)%s\n",
+                 o.scenePath.c_str(), e.step, e.phase.c_str(), kept.c_str());
+    return kExitNonFinite;
+}
+
+// Steps the simulation, writing stats rows and bake frames as they fall due. Returns the wall
+// time, or throws NonFiniteError / WriteFailed.
+double runSteps(const Options& o, const RunSettings& s, Simulation& sim, RunOutputs& out, double& msTotal) {
+    Progress progress(s.steps, !o.quiet);
+    const auto wallStart = std::chrono::steady_clock::now();
+    for (long step = 1; step <= s.steps; ++step) {
+        sim.step(s.dt);
+        msTotal += sim.lastStepMs();
+        try {
+            if (out.stats && step % s.every == 0) out.stats->row(sim);
+        } catch (const FileWriteError& e) {
+            throw WriteFailed{"--stats: " + std::string(e.what())};
+        }
+        if (out.baker && out.baker->due(sim.stepCount())) {
+            try {
+                out.baker->writeFrame(sim);
+            } catch (const BakeError& e) {
+                throw WriteFailed{"--vdb: " + std::string(e.what()) + "; the " +
+                                  std::to_string(out.baker->framesWritten()) + " frame(s) before it are complete"};
+            }
+        }
+        progress.update(step, msTotal / double(step),
+                        out.baker ? "  " + std::to_string(out.baker->framesWritten()) + " VDB frames" : std::string());
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+}
+
+// Writes the stats and the dump to the end, then puts both under their names: a write that fails
+// leaves every earlier file as it was.
+void finishOutputs(RunOutputs& out, const Simulation& sim) {
+    const char* flag = "--stats: ";
+    try {
+        if (out.stats) out.stats->finish(sim);
+        flag = "--dump: ";
+        if (out.dump) writeDump(*out.dump, sim);
+        flag = "--stats: ";
+        if (out.stats) out.stats->commit();
+        flag = "--dump: ";
+        if (out.dump) out.dump->commit();
+    } catch (const FileWriteError& e) {
+        throw WriteFailed{flag + std::string(e.what())};
+    }
+}
+
 int run(const Options& o) {
     if (o.scenePath.empty()) throw BadInput{"SCENE: a scene file is required (see --help)"};
     Scene scene;
     try {
-        scene = loadScene(o.scenePath, o.sets);
+        scene = loadScene(o.scenePath, o.sets, memoryBudgetFrom(o));
     } catch (const SceneError& e) {
         throw BadInput{e.what()};
     }
     const RunSettings s = settingsFrom(o, scene);
-    checkOutputPath("--dump", o.dumpPath);
-    checkOutputPath("--stats", o.statsPath);
-    if (!o.dumpPath.empty() && fs::path(o.dumpPath) == fs::path(o.statsPath))
-        throw BadInput{"--dump and --stats: both name \"" + o.dumpPath + "\", expected two different files"};
+    RunOutputs out;
+    openFiles(o, out);
 
     Simulation sim;
     sim.setThreads(s.threads);
@@ -183,47 +308,22 @@ int run(const Options& o) {
     } catch (const SceneError& e) {
         throw BadInput{e.what()};
     }
-    const std::optional<VdbBakeSettings> bakeSettings = bakeSettingsFrom(o);  // creates the directory: last check
+    openBake(o, out);
+    if (out.baker && out.baker->framesCleared() > 0 && !o.quiet)
+        std::printf("--vdb: deleted %d frame file(s) of an earlier bake in %s (--vdb-clear)\n",
+                    out.baker->framesCleared(), o.vdbDir.c_str());
     const Diagnostics start = sim.diagnostics();
     const double startStrength = vorticityStrength(sim.vortons());
 
-    std::optional<StatsWriter> stats;
-    if (!o.statsPath.empty()) stats.emplace(o.statsPath);
-    std::optional<VdbBaker> baker;
-    if (bakeSettings) baker.emplace(*bakeSettings);
-    Progress progress(s.steps, !o.quiet);
-    double msTotal = 0.0;
-    const auto wallStart = std::chrono::steady_clock::now();
-    for (long step = 1; step <= s.steps; ++step) {
-        try {
-            sim.step(s.dt);
-        } catch (const NonFiniteError& e) {
-            if (stats) stats->finish(sim);
-            std::fprintf(stderr,
-                         "\nvortonfx-sim: %s: the simulation produced a non-finite value at step %ld in phase \"%s\"; "
-                         "no dump written (try a smaller --dt)\n",
-                         o.scenePath.c_str(), e.step, e.phase.c_str());
-            return kExitNonFinite;
-        }
-        msTotal += sim.lastStepMs();
-        if (stats && step % s.every == 0) stats->row(sim);
-        if (baker && baker->due(sim.stepCount())) {
-            try {
-                baker->writeFrame(sim);
-            } catch (const BakeError& e) {
-                if (stats) stats->finish(sim);
-                std::fprintf(stderr, "\nvortonfx-sim: --vdb: %s; the %d frame(s) before it are complete\n", e.what(),
-                             baker->framesWritten());
-                return kExitBadInput;
-            }
-        }
-        progress.update(step, msTotal / double(step),
-                        baker ? "  " + std::to_string(baker->framesWritten()) + " VDB frames" : std::string());
+    double msTotal = 0.0, wallSeconds = 0.0;
+    try {
+        wallSeconds = runSteps(o, s, sim, out, msTotal);
+    } catch (const NonFiniteError& e) {
+        return reportNonFinite(o, e, out, sim);
     }
-    const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    if (stats) stats->finish(sim);
-    if (!o.dumpPath.empty()) writeDump(o.dumpPath, sim);
+    finishOutputs(out, sim);
     if (!o.quiet) printSummary(o.scenePath, s.steps, wallSeconds, msTotal, sim, start, startStrength);
+    const std::optional<VdbBaker>& baker = out.baker;
     if (!o.quiet && baker)
         std::printf("  baked %d OpenVDB frames: %s ... %s\n", baker->framesWritten(),
                     baker->framesWritten() ? baker->framePath(1).c_str() : "-",
@@ -234,40 +334,51 @@ int run(const Options& o) {
 // --bench takes no scene and no output files: only --threads applies.
 int runBench(const Options& o) {
     if (!o.scenePath.empty()) throw BadInput{"--bench: takes no scene file, got \"" + o.scenePath + "\""};
-    if (!o.steps.empty() || !o.dt.empty() || !o.sets.empty() || !o.dumpPath.empty() || !o.statsPath.empty() ||
-        !o.every.empty() || !o.vdbDir.empty() || !o.vdbEvery.empty() || !o.vdbVoxel.empty())
+    if (!o.steps.empty() || !o.dt.empty() || !o.sets.empty() || o.dumpGiven || o.statsGiven || !o.every.empty() ||
+        o.vdbGiven || !o.vdbEvery.empty() || !o.vdbVoxel.empty() || o.vdbClear || !o.maxMemory.empty())
         throw BadInput{"--bench: runs fixed scenes; of the other flags only --threads applies"};
-    const int threads = o.threads.empty() ? 0 : int(parseWhole("--threads", o.threads, 1, "a whole number >= 1"));
-    return runBenchmarks(threads, stdout);
+    return runBenchmarks(parseThreads(o), stdout);
 }
 
-}  // namespace
+// The path flags, to tell an empty path given from none.
+struct PathFlags {
+    CLI::Option* dump;
+    CLI::Option* stats;
+    CLI::Option* vdb;
+};
 
-int main(int argc, char** argv) {
-    CLI::App app{"vortonfx-sim: runs a vortonfx scene headless and writes its final state and statistics."};
-    Options o;
+PathFlags describeOptions(CLI::App& app, Options& o) {
     app.add_option("SCENE", o.scenePath, "Scene file (JSON, see scenes/)")->type_name("SCENE.json");
     app.add_option("--steps", o.steps, "Number of steps (default: the scene's time.steps)")->type_name("N");
     app.add_option("--dt", o.dt, "Time step in seconds (default: the scene's time.dt)")->type_name("S");
-    app.add_option("--threads", o.threads, "Worker threads, >= 1 (default: all cores); results do not depend on it")
+    app.add_option("--threads", o.threads,
+                   "Worker threads, 1 to 1024 (default: all cores); results do not depend on it")
         ->type_name("N");
     app.add_option("--set", o.sets,
                    "Override a scene field by dotted path, e.g. fluid.viscosity=0.01 or vortons.0.count=8192")
         ->type_name("PATH=VALUE")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--dump", o.dumpPath, "Write the final state as struct-of-arrays JSON to this file")
-        ->type_name("FILE.json");
-    app.add_option("--stats", o.statsPath, "Write one CSV row of diagnostics and timings every K steps to this file")
-        ->type_name("FILE.csv");
+    app.add_option("--max-memory", o.maxMemory,
+                   "Refuse scenes estimated to need more than this many gigabytes (default: half the machine's)")
+        ->type_name("GB");
+    CLI::Option* dump =
+        app.add_option("--dump", o.dumpPath, "Write the final state as struct-of-arrays JSON to this file")
+            ->type_name("FILE.json");
+    CLI::Option* stats = app.add_option("--stats", o.statsPath,
+                                        "Write one CSV row of diagnostics and timings every K steps to this file")
+                             ->type_name("FILE.csv");
     app.add_option("--every", o.every, "Steps between stats rows (default 1)")->type_name("K");
-    app.add_option("--vdb", o.vdbDir,
-                   "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (density, velocity, vorticity, tracers)")
-        ->type_name("DIR");
+    CLI::Option* vdb =
+        app.add_option("--vdb", o.vdbDir,
+                       "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (density, velocity, vorticity, tracers)")
+            ->type_name("DIR");
     app.add_option("--vdb-every", o.vdbEvery, "Steps between baked frames (default 1)")->type_name("K");
     app.add_option("--vdb-voxel", o.vdbVoxel,
                    "Voxel size of the baked volumes in metres (default: the simulation's grid)")
         ->type_name("S");
+    app.add_flag("--vdb-clear", o.vdbClear,
+                 "Delete the frames of an earlier bake of this scene in DIR first (without it they are refused)");
     app.add_flag("--quiet,-q", o.quiet, "No progress bar and no summary");
     app.set_version_flag("--version", "vortonfx-sim " VORTONFX_VERSION);
     app.add_flag("--bench", o.bench,
@@ -275,6 +386,15 @@ int main(int argc, char** argv) {
                  "with vortons and tracers, tree error); --threads sets the many-thread count");
     app.add_flag("--params-markdown", o.paramsMarkdown,
                  "Print the scene parameter reference as a Markdown table and exit");
+    return {dump, stats, vdb};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"vortonfx-sim: runs a vortonfx scene headless and writes its final state and statistics."};
+    Options o;
+    const PathFlags paths = describeOptions(app, o);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForVersion& e) {
@@ -287,6 +407,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "vortonfx-sim: %s\nRun vortonfx-sim --help for usage.\n", e.what());
         return kExitBadInput;
     }
+    o.dumpGiven = paths.dump->count() > 0;
+    o.statsGiven = paths.stats->count() > 0;
+    o.vdbGiven = paths.vdb->count() > 0;
     if (o.paramsMarkdown) {
         std::cout << parameterReferenceMarkdown();
         return kExitOk;
@@ -295,10 +418,20 @@ int main(int argc, char** argv) {
         if (o.bench) return runBench(o);
         return run(o);
     } catch (const BadInput& e) {
-        std::fprintf(stderr, "vortonfx-sim: %s\n", e.message.c_str());
+        std::fprintf(stderr, "vortonfx-sim: %s\n", oneLine(e.message).c_str());
         return kExitBadInput;
+    } catch (const WriteFailed& e) {
+        std::fprintf(stderr, "\nvortonfx-sim: %s\n", e.message.c_str());
+        return kExitWriteFailed;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr,
+                     "\nvortonfx-sim: %s: ran out of memory (the machine has less free than the scene's estimate, "
+                     "or the run grew past it); outputs of earlier runs are unchanged\n",
+                     o.scenePath.c_str());
+        return kExitFailure;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "vortonfx-sim: error: %s\n", e.what());
+        std::fprintf(stderr, "\nvortonfx-sim: %s: internal error (please report it with the scene): %s\n",
+                     o.scenePath.c_str(), e.what());
         return kExitFailure;
     }
 }

@@ -4,26 +4,15 @@
 
 #include <vortonfx/version.hpp>
 
-#include <cctype>
-#include <stdexcept>
-
 namespace vfx {
 namespace {
-
-std::string columnName(const std::string& text) {
-    std::string out;
-    for (unsigned char c : text) out += std::isalnum(c) ? char(std::tolower(c)) : '_';
-    return out;
-}
 
 // Ten significant digits: enough to reproduce a run's figures from its CSV.
 std::string number(double v) { return formatNumber(v, 10); }
 
 }  // namespace
 
-StatsWriter::StatsWriter(const std::string& path) : out_(path) {
-    if (!out_) throw std::runtime_error("--stats: cannot create \"" + path + "\"");
-}
+StatsWriter::StatsWriter(const std::string& path) : file_(path) {}
 
 void StatsWriter::row(const Simulation& sim) {
     if (!headerWritten_) writeHeader(sim);
@@ -42,14 +31,21 @@ void StatsWriter::row(const Simulation& sim) {
         if (!b.name.empty())
             line += "," + number(b.position.x) + "," + number(b.position.y) + "," + number(b.position.z);
     line += "," VORTONFX_VERSION;  // the file has no other place for metadata that CSV readers keep
-    out_ << line << '\n';
-    out_.flush();
+    file_.stream() << line << '\n';
+    file_.stream().flush();
+    file_.check();
 }
 
 void StatsWriter::finish(const Simulation& sim) {
     if (!headerWritten_) writeHeader(sim);
-    out_.flush();
-    if (!out_) throw std::runtime_error("--stats: writing the file failed");
+    file_.finishWriting();
+}
+
+std::string StatsWriter::keepAsFailed(const Simulation& sim) {
+    if (!headerWritten_) writeHeader(sim);
+    const std::string path = file_.target() + ".failed";
+    file_.commitAs(path);
+    return path;
 }
 
 void StatsWriter::writeHeader(const Simulation& sim) {
@@ -69,7 +65,7 @@ void StatsWriter::writeHeader(const Simulation& sim) {
             header += "," + c + "_x," + c + "_y," + c + "_z";
         }
     header += ",vortonfx_version";
-    out_ << header << '\n';
+    file_.stream() << header << '\n';
     headerWritten_ = true;
 }
 

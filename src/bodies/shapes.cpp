@@ -1,9 +1,10 @@
-// Collision shapes: validation, convex polytopes from planes or vertices, mass properties and
-// the local-frame distance queries of parts 13 and 14 (solids and holes share the code through
+// Collision shapes: validation, spheres and boxes (convex polytopes are built in polytope.cpp),
+// mass properties and the local-frame distance queries of parts 13 and 14 (solids and holes share the code through
 // the parity).
 #include "bodies/shapes.hpp"
 
 #include "bodies/body_motion.hpp"
+#include "bodies/polytope.hpp"
 #include "core/text_format.hpp"
 
 #include <algorithm>
@@ -20,161 +21,6 @@ namespace {
 using glm::dmat3;
 
 [[noreturn]] void reject(const std::string& message) { throw std::invalid_argument(message); }
-
-// Planes in double precision with unit normals: the geometry construction below needs the
-// extra precision to classify vertices robustly.
-struct PlaneD {
-    dvec3 n;
-    double d;
-    double distance(const dvec3& p) const { return glm::dot(n, p) - d; }
-};
-
-std::vector<PlaneD> normalizedPlanes(const std::vector<Plane>& planes) {
-    std::vector<PlaneD> out;
-    out.reserve(planes.size());
-    for (size_t i = 0; i < planes.size(); ++i) {
-        const dvec3 n(planes[i].normal);
-        const double len = glm::length(n);
-        if (!std::isfinite(len) || !std::isfinite(planes[i].d)) reject("plane " + std::to_string(i) + " is not finite");
-        if (len < 1e-12) reject("plane " + std::to_string(i) + " has a zero normal");
-        out.push_back({n / len, double(planes[i].d) / len});
-    }
-    return out;
-}
-
-// Length scale of a plane set, for tolerances.
-double planeScale(const std::vector<PlaneD>& planes) {
-    double scale = 0.0;
-    for (const PlaneD& p : planes) scale = std::max(scale, std::abs(p.d));
-    return std::max(scale, 1e-6);
-}
-
-// A bounded region has no recession direction v != 0 with n_i . v <= 0 for every plane.
-// Such a cone is either not pointed (normals span less than 3D) or has an extreme ray along
-// the intersection line of two planes, n_i x n_j.
-void requireBounded(const std::vector<PlaneD>& planes) {
-    const size_t count = planes.size();
-    bool spans3d = false;
-    for (size_t i = 0; i < count && !spans3d; ++i)
-        for (size_t j = i + 1; j < count && !spans3d; ++j)
-            for (size_t k = j + 1; k < count && !spans3d; ++k)
-                spans3d = std::abs(glm::dot(planes[i].n, glm::cross(planes[j].n, planes[k].n))) > 1e-9;
-    if (!spans3d) reject("planes do not bound a finite region (their normals do not span 3D)");
-    for (size_t i = 0; i < count; ++i)
-        for (size_t j = i + 1; j < count; ++j) {
-            const dvec3 axis = glm::cross(planes[i].n, planes[j].n);
-            const double len = glm::length(axis);
-            if (len < 1e-9) continue;
-            for (double sign : {1.0, -1.0}) {
-                const dvec3 ray = axis * (sign / len);
-                bool recedes = true;
-                for (size_t k = 0; k < count && recedes; ++k) recedes = glm::dot(planes[k].n, ray) <= 1e-9;
-                if (recedes) reject("planes do not bound a finite region (open along " + formatVec(vec3(ray)) + ")");
-            }
-        }
-}
-
-// Corners of the region: intersections of plane triples that satisfy every plane.
-std::vector<dvec3> polytopeCorners(const std::vector<PlaneD>& planes) {
-    const double tolerance = 1e-7 * planeScale(planes);
-    std::vector<dvec3> corners;
-    const size_t count = planes.size();
-    for (size_t i = 0; i < count; ++i)
-        for (size_t j = i + 1; j < count; ++j)
-            for (size_t k = j + 1; k < count; ++k) {
-                const dvec3 jk = glm::cross(planes[j].n, planes[k].n);
-                const double det = glm::dot(planes[i].n, jk);
-                if (std::abs(det) < 1e-9) continue;
-                const dvec3 p = (planes[i].d * jk + planes[j].d * glm::cross(planes[k].n, planes[i].n) +
-                                 planes[k].d * glm::cross(planes[i].n, planes[j].n)) /
-                                det;
-                bool inside = true;
-                for (size_t m = 0; m < count && inside; ++m) inside = planes[m].distance(p) <= tolerance;
-                if (!inside) continue;
-                bool duplicate = false;
-                for (const dvec3& q : corners) duplicate = duplicate || glm::length(p - q) <= 10.0 * tolerance;
-                if (!duplicate) corners.push_back(p);
-            }
-    return corners;
-}
-
-// Corners lying on a plane, ordered counter-clockwise seen from outside (along +n).
-std::vector<dvec3> faceLoop(const PlaneD& plane, const std::vector<dvec3>& corners, double tolerance) {
-    std::vector<dvec3> face;
-    for (const dvec3& c : corners)
-        if (std::abs(plane.distance(c)) <= tolerance) face.push_back(c);
-    if (face.size() < 3) return {};
-    dvec3 centre(0.0);
-    for (const dvec3& c : face) centre += c;
-    centre /= double(face.size());
-    const dvec3 u = glm::normalize(face[0] - centre);
-    const dvec3 v = glm::cross(plane.n, u);
-    std::sort(face.begin(), face.end(), [&](const dvec3& a, const dvec3& b) {
-        return std::atan2(glm::dot(a - centre, v), glm::dot(a - centre, u)) <
-               std::atan2(glm::dot(b - centre, v), glm::dot(b - centre, u));
-    });
-    return face;
-}
-
-struct MassProperties {
-    double volume = 0.0;
-    dmat3 secondMoment{0.0};  // integral of x x^T over the region (unit density), about the origin
-};
-
-// Sums tetrahedra (origin, a, b, c) over a fan triangulation of every face. For a tetrahedron
-// with one corner at the origin, integral x x^T = V/20 (a a^T + b b^T + c c^T + s s^T), s = a+b+c.
-MassProperties polytopeMass(const std::vector<PlaneD>& planes, const std::vector<dvec3>& corners) {
-    const double tolerance = 1e-6 * planeScale(planes);
-    MassProperties mass;
-    for (const PlaneD& plane : planes) {
-        const std::vector<dvec3> face = faceLoop(plane, corners, tolerance);
-        for (size_t t = 1; t + 1 < face.size(); ++t) {
-            const dvec3 &a = face[0], &b = face[t], &c = face[t + 1];
-            const double v = glm::dot(a, glm::cross(b, c)) / 6.0;
-            const dvec3 s = a + b + c;
-            mass.volume += v;
-            mass.secondMoment += (v / 20.0) * (glm::outerProduct(a, a) + glm::outerProduct(b, b) +
-                                               glm::outerProduct(c, c) + glm::outerProduct(s, s));
-        }
-    }
-    return mass;
-}
-
-CollisionShape polytopeShape(const std::vector<PlaneD>& planes, const std::vector<dvec3>& corners, bool hole) {
-    CollisionShape shape;
-    shape.kind = ShapeKind::Polytope;
-    shape.hole = hole;
-    dvec3 centre(0.0);
-    for (const dvec3& c : corners) centre += c;
-    centre /= double(corners.size());
-    shape.centre = vec3(centre);
-    double inscribed = DBL_MAX, circumscribed = 0.0;
-    for (const PlaneD& p : planes) {
-        shape.planes.push_back({vec3(p.n), float(p.d)});
-        inscribed = std::min(inscribed, -p.distance(centre));
-    }
-    for (const dvec3& c : corners) {
-        shape.vertices.push_back(vec3(c));
-        circumscribed = std::max(circumscribed, glm::length(c - centre));
-    }
-    shape.inscribedRadius = float(inscribed);
-    // A hair larger so float rounding never lets the broad phase miss a corner.
-    shape.circumscribedRadius = float(circumscribed * (1.0 + 1e-6));
-    shape.cachedVolume = float(polytopeMass(planes, corners).volume);
-    return shape;
-}
-
-std::vector<PlaneD> toPlaneD(const std::vector<Plane>& planes) {
-    std::vector<PlaneD> out;
-    for (const Plane& p : planes) out.push_back({dvec3(p.normal), double(p.d)});
-    return out;
-}
-
-std::vector<dvec3> toCornersD(const std::vector<vec3>& vertices) {
-    std::vector<dvec3> out;
-    for (const vec3& v : vertices) out.push_back(dvec3(v));
-    return out;
-}
 
 }  // namespace
 
@@ -204,64 +50,10 @@ CollisionShape makeBoxShape(const vec3& halfExtents, bool hole) {
     return makePolytopeFromPlanes(planes, hole);
 }
 
-CollisionShape makePolytopeFromPlanes(const std::vector<Plane>& planes, bool hole) {
-    if (planes.size() < 4) reject("a polytope needs at least 4 planes, got " + std::to_string(planes.size()));
-    const std::vector<PlaneD> unit = normalizedPlanes(planes);
-    requireBounded(unit);
-    const std::vector<dvec3> corners = polytopeCorners(unit);
-    if (corners.size() < 4) reject("planes bound an empty or flat region (no interior)");
-    CollisionShape shape = polytopeShape(unit, corners, hole);
-    if (!(shape.inscribedRadius > 1e-6f * shape.circumscribedRadius) || !(shape.cachedVolume > 0.0f))
-        reject("planes bound an empty or flat region (no interior)");
-    return shape;
-}
-
-CollisionShape makePolytopeFromVertices(const std::vector<vec3>& vertices, bool hole) {
-    if (vertices.size() < 4) reject("a polytope needs at least 4 vertices, got " + std::to_string(vertices.size()));
-    if (vertices.size() > 256) reject("a polytope takes at most 256 vertices, got " + std::to_string(vertices.size()));
-    for (size_t i = 0; i < vertices.size(); ++i)
-        if (!isFinite(vertices[i])) reject("vertex " + std::to_string(i) + " is not finite");
-    // Brute-force hull: a triple of points spans a face plane when every point lies on one side.
-    // Fine for the handful of vertices a scene gives; the corner set is rebuilt from the planes.
-    const std::vector<dvec3> pts = toCornersD(vertices);
-    double scale = 0.0;
-    for (const dvec3& p : pts) scale = std::max(scale, glm::length(p - pts[0]));
-    if (scale <= 0.0) reject("vertices are all the same point");
-    const double tolerance = 1e-6 * scale;
-    std::vector<Plane> faces;
-    auto known = [&](const dvec3& n, double d) {
-        for (const Plane& f : faces)
-            if (glm::length(dvec3(f.normal) - n) < 1e-6 && std::abs(double(f.d) - d) < tolerance) return true;
-        return false;
-    };
-    const size_t count = pts.size();
-    for (size_t i = 0; i < count; ++i)
-        for (size_t j = i + 1; j < count; ++j)
-            for (size_t k = j + 1; k < count; ++k) {
-                dvec3 n = glm::cross(pts[j] - pts[i], pts[k] - pts[i]);
-                const double len = glm::length(n);
-                if (len < 1e-9 * scale * scale) continue;
-                n /= len;
-                const double d = glm::dot(n, pts[i]);
-                bool above = false, below = false;
-                for (const dvec3& p : pts) {
-                    const double s = glm::dot(n, p) - d;
-                    above = above || s > tolerance;
-                    below = below || s < -tolerance;
-                }
-                if (above && below) continue;
-                if (!above && !below) reject("vertices are coplanar: they enclose no volume");
-                if (above) n = -n;
-                const double dd = above ? -d : d;
-                if (!known(n, dd)) faces.push_back({vec3(n), float(dd)});
-            }
-    return makePolytopeFromPlanes(faces, hole);
-}
-
 float CollisionShape::volume() const {
     if (kind == ShapeKind::Sphere) return sphereVolume(radius);
     if (cachedVolume > 0.0f || planes.empty()) return cachedVolume;
-    return float(polytopeMass(toPlaneD(planes), toCornersD(vertices)).volume);
+    return float(polytopeMass(planes, vertices).volume);
 }
 
 namespace {
@@ -274,7 +66,7 @@ void setMassProperties(RigidBody& body) {
     if (body.shape.kind == ShapeKind::Sphere) {
         inertia = mat3(0.4f * body.mass * body.shape.radius * body.shape.radius);
     } else {
-        const MassProperties m = polytopeMass(toPlaneD(body.shape.planes), toCornersD(body.shape.vertices));
+        const PolytopeMass m = polytopeMass(body.shape.planes, body.shape.vertices);
         const double trace = m.secondMoment[0][0] + m.secondMoment[1][1] + m.secondMoment[2][2];
         inertia = mat3((dmat3(trace) - m.secondMoment) * double(body.density));
     }

@@ -2,6 +2,7 @@
 
 #include "core/text_format.hpp"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 
@@ -60,6 +61,11 @@ Spec& Spec::tuple(int n) {
     return *this;
 }
 
+Spec& Spec::items(size_t most) {
+    s_.maxElements = most;
+    return *this;
+}
+
 Spec& Spec::shapes(std::vector<std::string> names) {
     s_.onlyForShapes = std::move(names);
     return *this;
@@ -106,13 +112,45 @@ std::string joinChoices(const std::vector<std::string>& c) {
     return out;
 }
 
+// Float members hold 0 or a magnitude from FLT_MIN to FLT_MAX: anything else would silently
+// become 0, a subnormal that has lost its digits, or infinity. "" when v fits.
+std::string singlePrecisionProblem(double v) {
+    if (std::abs(v) > double(FLT_MAX))
+        return "beyond single precision (largest magnitude " + formatNumber(double(FLT_MAX)) + ")";
+    if (v != 0.0 && std::abs(v) < double(FLT_MIN))
+        return "too small for single precision (smallest magnitude " + formatNumber(double(FLT_MIN)) +
+               "; write 0 or a larger value)";
+    return "";
+}
+
+// "must be RANGE" in the words every range error uses ("a finite number" when unbounded).
+std::string mustBe(const ParamSpec& spec) {
+    return "must be " + (hasRange(spec) ? rangeText(spec) : "a finite number");
+}
+
 std::string checkNumber(const ParamSpec& spec, const json& value, bool whole) {
     if (!value.is_number())
         return std::string("must be ") + (whole ? "a whole number" : "a number") + ", got " + describeJsonValue(value);
     const double v = value.get<double>();
     if (!std::isfinite(v)) return "must be a finite number, got " + describeJsonValue(value);
     if (whole && v != std::floor(v)) return "must be a whole number, got " + describeJsonValue(value);
-    if (!inRange(spec, v)) return "must be " + rangeText(spec) + ", got " + describeJsonValue(value);
+    if (!inRange(spec, v)) return mustBe(spec) + ", got " + describeJsonValue(value);
+    if (whole) return "";
+    const std::string precision = singlePrecisionProblem(v);
+    return precision.empty() ? "" : mustBe(spec) + ", got " + describeJsonValue(value) + ", " + precision;
+}
+
+// The first problem of a tuple of float components (a vec3, a plane, a vertex) against the
+// row's range; `what` opens the message ("each component", "element 3: each number").
+std::string checkComponents(const ParamSpec& spec, const json& tuple, const std::string& what) {
+    for (size_t i = 0; i < tuple.size(); ++i) {
+        const double v = tuple[i].get<double>();
+        if (!inRange(spec, v)) return what + " " + mustBe(spec) + ", got " + describeJsonValue(tuple);
+        const std::string precision = singlePrecisionProblem(v);
+        if (!precision.empty())
+            return what + " " + mustBe(spec) + ", got " + describeJsonValue(tuple) + ": " + formatNumber(v, 10) +
+                   " is " + precision;
+    }
     return "";
 }
 
@@ -120,14 +158,14 @@ std::string checkVec3(const ParamSpec& spec, const json& value) {
     bool shapeOk = value.is_array() && value.size() == 3;
     for (size_t i = 0; shapeOk && i < 3; ++i) shapeOk = isFiniteNumber(value[i]);
     if (!shapeOk) return "must be 3 finite numbers [x, y, z], got " + describeJsonValue(value);
-    for (size_t i = 0; i < 3; ++i)
-        if (!inRange(spec, value[i].get<double>()))
-            return "each component must be " + rangeText(spec) + ", got " + describeJsonValue(value);
-    return "";
+    return checkComponents(spec, value, "each component");
 }
 
 std::string checkArray(const ParamSpec& spec, const json& value) {
     if (!value.is_array()) return "must be an array [...], got " + describeJsonValue(value);
+    if (spec.maxElements > 0 && value.size() > spec.maxElements)
+        return "must have at most " + std::to_string(spec.maxElements) + " elements, got " +
+               std::to_string(value.size());
     if (spec.tupleSize <= 0) return "";
     const std::string form = spec.tupleSize == 4 ? "[nx, ny, nz, d]" : "[x, y, z]";
     for (size_t i = 0; i < value.size(); ++i) {
@@ -137,6 +175,8 @@ std::string checkArray(const ParamSpec& spec, const json& value) {
         if (!ok)
             return "element " + std::to_string(i) + " must be " + std::to_string(spec.tupleSize) + " finite numbers " +
                    form + ", got " + describeJsonValue(e);
+        const std::string problem = checkComponents(spec, e, "element " + std::to_string(i) + ": each number");
+        if (!problem.empty()) return problem;
     }
     return "";
 }
@@ -172,21 +212,38 @@ std::string checkParamValue(const ParamSpec& spec, const json& value) {
     return "";
 }
 
-std::string describeJsonValue(const json& value) {
-    std::string text;
+namespace {
+
+// Appends a short form of `value` to `text`, stopping once the text is long enough to be cut:
+// at most `depth` levels are opened, so a value nested arbitrarily deep costs a bounded stack.
+void describeInto(const json& value, std::string& text, int depth) {
+    constexpr size_t kEnough = 81;
     if (value.is_number_float()) {
         const double v = value.get<double>();
-        text = std::isfinite(v) ? value.dump() : formatNumber(v);
-    } else if (value.is_array()) {
-        text = "[";
-        for (size_t i = 0; i < value.size() && text.size() < 80; ++i)
-            text += (i ? ", " : "") + describeJsonValue(value[i]);
-        text += "]";
+        text += std::isfinite(v) ? value.dump() : formatNumber(v);
+    } else if (value.is_array() || value.is_object()) {
+        const bool array = value.is_array();
+        text += array ? "[" : "{";
+        if (depth <= 0 && !value.empty()) text += "...";
+        size_t i = 0;
+        for (auto it = value.begin(); depth > 0 && it != value.end() && text.size() < kEnough; ++it, ++i) {
+            text += i ? ", " : "";
+            if (!array) text += json(it.key()).dump() + ": ";
+            describeInto(*it, text, depth - 1);
+        }
+        text += array ? "]" : "}";
     } else if (value.is_null()) {
-        text = "null";
+        text += "null";
     } else {
-        text = value.dump();
+        text += value.dump();
     }
+}
+
+}  // namespace
+
+std::string describeJsonValue(const json& value) {
+    std::string text;
+    describeInto(value, text, 8);
     if (text.size() > 80) text = text.substr(0, 77) + "...";
     return text;
 }

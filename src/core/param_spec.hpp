@@ -41,6 +41,7 @@ struct ParamSpec {
     bool needsReset = false;                 // true: changing it live needs rebuilding the scene
     std::string childSection;                // Object / Array of objects: section of the nested keys
     int tupleSize = 0;                       // Array of number tuples (planes: 4, vertices: 3); 0 otherwise
+    size_t maxElements = 0;                  // Array: most elements it may have (0 = no limit)
     std::vector<std::string> onlyForShapes;  // region/body keys used by these shapes only (empty: all)
     MemberBinding member;                    // empty for sections (Object / Array of objects) and document-level keys
 
@@ -125,6 +126,7 @@ public:
     Spec& reset();
     Spec& child(std::string section);
     Spec& tuple(int n);
+    Spec& items(size_t most);
     Spec& shapes(std::vector<std::string> names);
     Spec& defaultsTo(nlohmann::json value);
     Spec& bind(MemberBinding binding);
@@ -159,10 +161,12 @@ Spec param(std::string section, std::string key, T S::*member, std::string descr
     return spec;
 }
 
-// Checks a JSON value against a spec (type, finiteness, range, choices); "" when valid, else
-// the message without location, e.g. "must be > 0, got -1".
+// Checks a JSON value against a spec (type, finiteness, range, choices, and for float members a
+// value single precision can hold: no overflow, no underflow to 0 or a subnormal); "" when
+// valid, else the message without location, e.g. "must be > 0, got -1".
 std::string checkParamValue(const ParamSpec& spec, const nlohmann::json& value);
-// A JSON value shown in messages: numbers as written (nan/inf spelled out), long values cut.
+// A JSON value shown in messages: numbers as written (nan/inf spelled out), long values cut
+// (at most 80 characters; nesting of any depth is safe).
 std::string describeJsonValue(const nlohmann::json& value);
 // "> 0 and <= 10", ">= 0", ... ("" when unbounded).
 std::string rangeText(const ParamSpec& spec);

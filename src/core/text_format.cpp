@@ -1,5 +1,6 @@
 #include "core/text_format.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -31,6 +32,33 @@ std::string formatFloat(float value) {
 
 std::string formatVec(const vec3& v) {
     return "[" + formatNumber(v.x) + ", " + formatNumber(v.y) + ", " + formatNumber(v.z) + "]";
+}
+
+std::string oneLine(const std::string& text, bool asciiOnly) {
+    std::string out;
+    for (unsigned char c : text) {
+        char escape[8];
+        if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20 || c == 0x7f) {
+            std::snprintf(escape, sizeof escape, "\\u%04x", unsigned(c));
+            out += escape;
+        } else if (asciiOnly && c >= 0x80) {
+            std::snprintf(escape, sizeof escape, "\\x%02X", unsigned(c));
+            out += escape;
+        } else {
+            out += char(c);
+        }
+    }
+    return out;
+}
+
+std::string columnName(const std::string& text) {
+    std::string out;
+    for (unsigned char c : text) out += std::isalnum(c) ? char(std::tolower(c)) : '_';
+    return out;
 }
 
 }  // namespace vfx

@@ -13,5 +13,11 @@ std::string formatNumber(double value, int significantDigits = 6);
 std::string formatFloat(float value);
 // "[x, y, z]" with each component as formatNumber.
 std::string formatVec(const vec3& v);
+// Text made to fit one line of a message: control characters written as escapes (\n, \t,
+// \u001b), and with `asciiOnly` every byte above 127 as \xNN (for text that may not be UTF-8).
+std::string oneLine(const std::string& text, bool asciiOnly = false);
+// A name as a CSV column: lower case, every character but letters and digits made '_'
+// ("Ball 2" -> "ball_2"), so different names can give the same column.
+std::string columnName(const std::string& text);
 
 }  // namespace vfx

@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -254,7 +255,36 @@ bool usableName(const std::string& name) {
     return !name.empty() && name.find('/') == std::string::npos && name != "." && name != "..";
 }
 
+// "<name>_<digits>.vdb": a frame of a bake called `name`.
+bool isFrameOf(const std::string& file, const std::string& name) {
+    const std::string prefix = name + "_", suffix = ".vdb";
+    if (file.size() <= prefix.size() + suffix.size() || file.compare(0, prefix.size(), prefix) != 0 ||
+        file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
+        return false;
+    for (size_t i = prefix.size(); i < file.size() - suffix.size(); ++i)
+        if (file[i] < '0' || file[i] > '9') return false;
+    return true;
+}
+
+std::string staleFramesMessage(const VdbBakeSettings& s, const std::vector<std::string>& frames) {
+    return "--vdb: \"" + s.directory + "\" already holds " + std::to_string(frames.size()) +
+           " frame file(s) of an earlier bake (" + fs::path(frames.front()).filename().string() +
+           (frames.size() > 1 ? " ... " + fs::path(frames.back()).filename().string() : std::string()) +
+           ") that would mix with this bake's; the bake was refused: remove them or choose another directory";
+}
+
 }  // namespace
+
+std::vector<std::string> existingFrames(const std::string& directory, const std::string& name) {
+    std::vector<std::string> frames;
+    for (const fs::path& dir : {fs::path(directory), fs::path(directory) / kPointsSubdirectory}) {
+        std::error_code ec;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            if (isFrameOf(it->path().filename().string(), name)) frames.push_back(it->path().string());
+    }
+    std::sort(frames.begin(), frames.end());
+    return frames;
+}
 
 // --- settings check --------------------------------------------------------------------------------
 
@@ -286,12 +316,23 @@ void checkVdbBake(const VdbBakeSettings& s) {
         }
     }
     fs::remove(probe, ec);
+    if (s.staleFrames == StaleFrames::Refuse) {
+        const std::vector<std::string> frames = existingFrames(s.directory, s.name);
+        if (!frames.empty()) throw BakeError(staleFramesMessage(s, frames));
+    }
 }
 
 // --- the baker ----------------------------------------------------------------------------------------
 
 VdbBaker::VdbBaker(VdbBakeSettings settings) : settings_(std::move(settings)) {
     checkVdbBake(settings_);
+    if (settings_.staleFrames == StaleFrames::Clear)
+        for (const std::string& frame : existingFrames(settings_.directory, settings_.name)) {
+            std::error_code ec;
+            if (!fs::remove(frame, ec) || ec)
+                throw BakeError("--vdb: cannot delete \"" + frame + "\" of an earlier bake: " + ec.message());
+            ++framesCleared_;
+        }
     initializeOpenVdb();
 }
 
@@ -327,7 +368,13 @@ std::string VdbBaker::writeFrame(const Simulation& sim) {
     // Points first: a frame file that exists always has its points beside it.
     const int frame = framesWritten_ + 1;
     writeGridsAtomically(pointsPath(frame), openvdb::GridCPtrVec(points.begin(), points.end()), fileMeta);
-    writeGridsAtomically(framePath(frame), openvdb::GridCPtrVec(volumes.begin(), volumes.end()), fileMeta);
+    try {
+        writeGridsAtomically(framePath(frame), openvdb::GridCPtrVec(volumes.begin(), volumes.end()), fileMeta);
+    } catch (const BakeError&) {
+        std::error_code ignored;
+        fs::remove(pointsPath(frame), ignored);  // no points file without its frame
+        throw;
+    }
     framesWritten_ = frame;
     return framePath(frame);
 }

@@ -13,6 +13,7 @@
 // an engine that only simulates never pulls the dependency in.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace vfx {
 
@@ -28,24 +29,38 @@ public:
 // Subdirectory of the bake directory that holds the point files.
 inline constexpr const char* kPointsSubdirectory = "tracers";
 
+// What a bake does with frames of an earlier bake of the same name in its directory, which
+// would otherwise mix with its own (a shorter bake would leave the old ones after its last).
+enum class StaleFrames {
+    Refuse,  // the bake does not start
+    Clear,   // they are deleted when the bake starts
+};
+
 struct VdbBakeSettings {
     std::string directory;       // created if missing
     std::string name = "scene";  // file prefix: <name>_0001.vdb, <name>_0002.vdb, ...
     long every = 1;              // simulation steps between frames, >= 1
     float voxelSize = 0.0f;      // metres; 0 = the simulation's own grid spacing
+    StaleFrames staleFrames = StaleFrames::Refuse;
 };
 
 // Checks everything that can be known before a simulation starts: every >= 1, a positive
-// finite voxel size (or 0), a usable file name, and a directory that exists or can be created
-// and accepts a new file. Throws BakeError; writes nothing that outlives the check.
+// finite voxel size (or 0), a usable file name, a directory that exists or can be created and
+// accepts a new file, and (with StaleFrames::Refuse) holds no frames of an earlier bake. Throws
+// BakeError; writes nothing that outlives the check.
 void checkVdbBake(const VdbBakeSettings& settings);
+
+// The frame files of `name` already in `directory` and its tracers/ subdirectory.
+std::vector<std::string> existingFrames(const std::string& directory, const std::string& name);
 
 // Writes numbered frames. A frame appears under its final name only once it is complete (it is
 // written to a hidden temporary file that is renamed into place), so an interrupted or failed
-// bake never leaves a half-written file that looks like a frame, and earlier frames are untouched.
+// bake never leaves a half-written file that looks like a frame, and earlier frames are untouched;
+// a frame whose volumes fail to write takes its points file with it.
 class VdbBaker {
 public:
-    explicit VdbBaker(VdbBakeSettings settings);  // runs checkVdbBake
+    // Runs checkVdbBake; with StaleFrames::Clear deletes the earlier frames first.
+    explicit VdbBaker(VdbBakeSettings settings);
 
     const VdbBakeSettings& settings() const { return settings_; }
     // True when the simulation's step count (steps since reset) is one to bake.
@@ -57,10 +72,13 @@ public:
     // Writes the simulation's current state as the next frame; returns the file's path.
     std::string writeFrame(const Simulation& sim);
     int framesWritten() const { return framesWritten_; }
+    // Frame files of an earlier bake deleted when this one started (StaleFrames::Clear).
+    int framesCleared() const { return framesCleared_; }
 
 private:
     VdbBakeSettings settings_;
     int framesWritten_ = 0;
+    int framesCleared_ = 0;
 };
 
 }  // namespace vfx

@@ -4,6 +4,7 @@
 // scene_validate.cpp (keys and rules), scene_parse.cpp (JSON to Scene: loadScene, parseScene),
 // scene_build.cpp (Scene to Simulation), scene_save.cpp (Scene back to JSON).
 #include "bodies/body.hpp"
+#include "core/text_format.hpp"
 #include "sim/params.hpp"
 
 #include <nlohmann/json.hpp>
@@ -16,10 +17,11 @@ namespace vfx {
 
 class Simulation;
 
-// Bad input. what() is the whole user-facing message: "file: /json/path: what is wrong".
+// Bad input. what() is the whole user-facing message: "file: /json/path: what is wrong", on one
+// line (control characters in keys or values are written as escapes).
 class SceneError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit SceneError(const std::string& message) : std::runtime_error(oneLine(message)) {}
 };
 
 enum class RegionShape { Sphere, Box, Ring };
@@ -89,10 +91,22 @@ struct Scene {
     nlohmann::json document;  // the validated JSON (after overrides)
 };
 
-// Reads, applies "dotted.path=value" overrides, validates. Throws SceneError.
-Scene loadScene(const std::string& path, const std::vector<std::string>& overrides = {});
+// The most memory a scene may need (scene_budget.cpp estimates it from the description).
+struct MemoryBudget {
+    double bytes = 0.0;  // 0 = no limit
+    std::string source;  // what set it, for messages: "half of this machine's memory"
+};
+// Half the machine's physical memory, or half the address-space limit (ulimit -v) when lower;
+// `hint` is appended to the source (e.g. "; --max-memory sets another").
+MemoryBudget defaultMemoryBudget(const std::string& hint = "");
+
+// Reads, applies "dotted.path=value" overrides, validates (the memory the scene needs included).
+// Throws SceneError.
+Scene loadScene(const std::string& path, const std::vector<std::string>& overrides = {},
+                const MemoryBudget& budget = defaultMemoryBudget());
 // Validates an in-memory document; sourceName prefixes error messages.
-Scene parseScene(const nlohmann::json& document, const std::string& sourceName);
+Scene parseScene(const nlohmann::json& document, const std::string& sourceName,
+                 const MemoryBudget& budget = defaultMemoryBudget());
 // Applies one "dotted.path=value" override to a document. Throws SceneError naming the flag.
 void applyOverride(nlohmann::json& document, const std::string& assignment);
 // Replaces the simulation's particles and bodies with the scene's and sets its parameters.

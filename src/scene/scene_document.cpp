@@ -37,8 +37,26 @@ std::string joinWords(const std::vector<std::string>& words) {
     return out;
 }
 
+std::string shownPointer(const std::string& pointer) {
+    std::string out;
+    size_t token = 0;  // characters of the current token so far
+    for (char c : pointer) {
+        token = c == '/' ? 0 : token + 1;
+        if (token <= 37 || c == '/')
+            out += c;
+        else if (token <= 40)
+            out += '.';
+    }
+    return out;
+}
+
+std::string overrideLabel(const std::string& assignment) {
+    return "--set " + (assignment.size() > 80 ? assignment.substr(0, 77) + "..." : assignment);
+}
+
 void SceneReporter::fail(const std::string& pointer, const std::string& what) const {
-    throw SceneError(source_ + ": " + (pointer.empty() ? "/" : pointer) + ": " + what + overrideNote(pointer));
+    throw SceneError(source_ + ": " + (pointer.empty() ? "/" : shownPointer(pointer)) + ": " + what +
+                     overrideNote(pointer));
 }
 
 // The latest override wins, as it is the one whose value the document holds.
@@ -46,7 +64,7 @@ std::string SceneReporter::overrideNote(const std::string& pointer) const {
     if (pointer.empty()) return "";
     for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it)
         if (pointerWithin(pointer, it->pointer) || pointerWithin(it->pointer, pointer))
-            return " (from --set " + it->assignment + ")";
+            return " (from " + overrideLabel(it->assignment) + ")";
     return "";
 }
 

@@ -19,6 +19,12 @@ std::string childPointer(const std::string& parent, size_t index);
 // "a, b, c".
 std::string joinWords(const std::vector<std::string>& words);
 
+// A pointer as messages show it: each token longer than 40 characters is cut.
+std::string shownPointer(const std::string& pointer);
+
+// "--set ASSIGNMENT" as messages show it: a long assignment is cut to 80 characters.
+std::string overrideLabel(const std::string& assignment);
+
 // Where an override put its value, so errors about that value can name the --set flag.
 struct OverrideRecord {
     std::string pointer;

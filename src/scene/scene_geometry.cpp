@@ -1,6 +1,7 @@
 #include "scene/scene_geometry.hpp"
 
 #include "bodies/shapes.hpp"
+#include "core/text_format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -196,6 +197,15 @@ float regionBoundingRadius(const RegionDesc& region) {
 
 std::vector<vec3> sampleRegion(const RegionDesc& region) {
     if (region.count <= 0) return {};
+    // Both layouts try points of the region's bounding box: a region filling less than a
+    // thousandth of it (a thin, tilted ring) would take a thousand tries or more per particle.
+    vec3 lo, hi;
+    regionBounds(region, lo, hi);
+    const vec3 size = hi - lo;
+    const double fill = double(regionVolume(region)) / (double(size.x) * double(size.y) * double(size.z));
+    if (!(fill >= 1e-3))
+        throw std::invalid_argument("the region fills " + formatNumber(fill) +
+                                    " of its bounding box, too thin to place particles in (at least 0.001)");
     if (region.layout == RegionLayout::Random) return sampleRandom(region);
     return region.shape == RegionShape::Box ? sampleBoxLattice(region) : sampleLattice(region);
 }

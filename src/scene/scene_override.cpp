@@ -2,6 +2,7 @@
 
 #include "scene/scene.hpp"
 #include "scene/scene_document.hpp"
+#include "scene/scene_json.hpp"
 #include "scene/schema.hpp"
 
 #include <algorithm>
@@ -26,30 +27,22 @@ std::vector<std::string> splitPath(const std::string& path, const std::string& a
         const size_t dot = path.find('.', start);
         parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
         if (parts.back().empty())
-            throw SceneError("--set " + assignment +
+            throw SceneError(overrideLabel(assignment) +
                              ": the path has an empty element, expected e.g. fluid.viscosity or vortons.0.count");
+        if (parts.size() > size_t(kMaxJsonNesting))
+            throw SceneError(overrideLabel(assignment) + ": the path has more than " + std::to_string(kMaxJsonNesting) +
+                             " elements");
         if (dot == std::string::npos) return parts;
         start = dot + 1;
     }
 }
 
-// The spec a dotted path ends at, or nullptr (unknown key, or a whole array element).
-const ParamSpec* specForPath(const std::vector<std::string>& parts) {
-    std::string section;
-    for (size_t i = 0; i < parts.size(); ++i) {
-        const ParamSpec* spec = findParamSpec(section, parts[i]);
-        if (!spec || i + 1 == parts.size()) return spec;
-        if (spec->childSection.empty()) return nullptr;
-        section = spec->childSection;
-        if (spec->type == ParamType::Array && ++i + 1 == parts.size()) return nullptr;
-    }
-    return nullptr;
-}
-
 // JSON if the text parses as JSON, else the text as a string; string and enum parameters take
 // the text as it is. nan/inf spellings become those numbers so validation can reject them by
-// name instead of as "a string".
-json parseOverrideValue(const std::string& text, const ParamSpec* spec) {
+// name instead of as "a string". JSON that nests too deep or holds a number double precision
+// cannot is an error naming the flag.
+json parseOverrideValue(const std::string& text, const ParamSpec* spec, const std::string& assignment,
+                        const std::string& pointer) {
     if (spec && (spec->type == ParamType::String || spec->type == ParamType::Enum)) return json(text);
     std::string lower;
     for (char c : text) lower += char(std::tolower(static_cast<unsigned char>(c)));
@@ -57,11 +50,8 @@ json parseOverrideValue(const std::string& text, const ParamSpec* spec) {
     if (lower == "inf" || lower == "+inf" || lower == "infinity" || lower == "+infinity")
         return json(std::numeric_limits<double>::infinity());
     if (lower == "-inf" || lower == "-infinity") return json(-std::numeric_limits<double>::infinity());
-    try {
-        return json::parse(text);
-    } catch (const json::exception&) {
-        return json(text);
-    }
+    json value;
+    return parseOverrideJson(text, overrideLabel(assignment), pointer, value) ? value : json(text);
 }
 
 std::string kindOf(const json& v) {
@@ -74,11 +64,11 @@ std::string kindOf(const json& v) {
 // The array element `part` names (index == size appends one); `dotted` is the path so far.
 json& arrayElement(json& array, const std::string& part, const std::string& dotted, const std::string& assignment) {
     if (!isIndex(part))
-        throw SceneError("--set " + assignment + ": " + dotted + " is an array, expected an index (0, 1, ...), got \"" +
-                         part + "\"");
+        throw SceneError(overrideLabel(assignment) + ": " + dotted +
+                         " is an array, expected an index (0, 1, ...), got \"" + part + "\"");
     const size_t index = std::stoul(part);
     if (index > array.size())
-        throw SceneError("--set " + assignment + ": " + dotted + " has " + std::to_string(array.size()) +
+        throw SceneError(overrideLabel(assignment) + ": " + dotted + " has " + std::to_string(array.size()) +
                          (array.size() == 1 ? " element" : " elements") + ", index " + part + " is out of range (" +
                          std::to_string(array.size()) + " appends one)");
     if (index == array.size()) array.push_back(json());
@@ -90,7 +80,7 @@ json& arrayElement(json& array, const std::string& part, const std::string& dott
 std::string applyOverrideAt(json& document, const std::string& assignment) {
     const size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw SceneError("--set " + assignment + ": expected path=value, e.g. --set fluid.viscosity=0.01");
+        throw SceneError(overrideLabel(assignment) + ": expected path=value, e.g. --set fluid.viscosity=0.01");
     const std::vector<std::string> parts = splitPath(assignment.substr(0, eq), assignment);
     if (!document.is_object()) document = json::object();
     json* node = &document;
@@ -104,12 +94,12 @@ std::string applyOverrideAt(json& document, const std::string& assignment) {
             node = &(*node)[part];
             pointer = childPointer(pointer, part);
         } else {
-            throw SceneError("--set " + assignment + ": " + dotted + " is " + kindOf(*node) + ", it has no field \"" +
-                             part + "\"");
+            throw SceneError(overrideLabel(assignment) + ": " + dotted + " is " + kindOf(*node) +
+                             ", it has no field \"" + part + "\"");
         }
         dotted += (dotted.empty() ? "" : ".") + part;
     }
-    *node = parseOverrideValue(assignment.substr(eq + 1), specForPath(parts));
+    *node = parseOverrideValue(assignment.substr(eq + 1), findParamSpecAlong(parts), assignment, pointer);
     return pointer;
 }
 

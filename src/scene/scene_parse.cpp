@@ -1,8 +1,9 @@
 // Scene loading: read the JSON, apply --set overrides, check every key against the schema,
 // read the sections into a Scene (building each body as buildSimulation will, so shape errors
-// surface here), then check the rules across the scene. Every error is one SceneError
+// surface here), then check the rules across the scene and the memory it needs. Every error is one SceneError
 // "FILE: /json/pointer: what is wrong, got X".
 #include "scene/scene.hpp"
+#include "scene/scene_budget.hpp"
 #include "scene/scene_document.hpp"
 #include "scene/scene_geometry.hpp"
 #include "scene/scene_json.hpp"
@@ -10,7 +11,7 @@
 #include "scene/scene_validate.hpp"
 #include "scene/schema.hpp"
 
-#include <set>
+#include <map>
 
 namespace vfx {
 namespace {
@@ -71,7 +72,7 @@ RigidBody buildBody(const BodyDesc& desc, const SceneReporter& r, const std::str
 // Reads the bodies into the scene and returns them as built, for the rules across the scene.
 std::vector<RigidBody> readBodies(const json& document, Scene& scene, const SceneReporter& r) {
     std::vector<RigidBody> bodies;
-    std::set<std::string> names;
+    std::map<std::string, BodyName> names;
     const json& bodyArray = document.contains("bodies") ? document.at("bodies") : json::array();
     for (size_t i = 0; i < bodyArray.size(); ++i) {
         const std::string pointer = childPointer("/bodies", i);
@@ -93,7 +94,8 @@ CameraDesc readCamera(const json& document) {
     return camera;
 }
 
-Scene parseWithOverrides(const json& document, const std::string& source, std::vector<OverrideRecord> overrides) {
+Scene parseWithOverrides(const json& document, const std::string& source, std::vector<OverrideRecord> overrides,
+                         const MemoryBudget& budget) {
     const SceneReporter r(source, std::move(overrides));
     checkDocumentKeys(document, r);
 
@@ -107,22 +109,23 @@ Scene parseWithOverrides(const json& document, const std::string& source, std::v
     scene.camera = readCamera(document);
 
     checkSceneRules(scene, bodies, r);
+    checkSceneMemory(scene, budget, r);
     scene.document = document;
     return scene;
 }
 
 }  // namespace
 
-Scene loadScene(const std::string& path, const std::vector<std::string>& overrides) {
+Scene loadScene(const std::string& path, const std::vector<std::string>& overrides, const MemoryBudget& budget) {
     json document = parseSceneJson(readSceneText(path), path);
     std::vector<OverrideRecord> records;
     for (const std::string& assignment : overrides)
         records.push_back({applyOverrideAt(document, assignment), assignment});
-    return parseWithOverrides(document, path, std::move(records));
+    return parseWithOverrides(document, path, std::move(records), budget);
 }
 
-Scene parseScene(const json& document, const std::string& sourceName) {
-    return parseWithOverrides(document, sourceName, {});
+Scene parseScene(const json& document, const std::string& sourceName, const MemoryBudget& budget) {
+    return parseWithOverrides(document, sourceName, {}, budget);
 }
 
 }  // namespace vfx

@@ -31,12 +31,14 @@ size_t editDistance(const std::string& a, const std::string& b) {
 // Suggests the section's key within two edits, and lists them all.
 std::string unknownKeyMessage(const std::string& section, const std::string& key) {
     if (section == "tracers[]" && findParamSpec("vortons[]", key))
-        return "unknown key: tracers are passive, only vortons take \"" + key + "\"";
+        return "unknown key: tracers are passive, only vortons take \"" + key + "\"";  // a known, short key
     std::vector<std::string> known;
     std::string closest;
     size_t best = 3;
     for (const ParamSpec* s : paramSpecsInSection(section)) {
         known.push_back(s->key);
+        // The distance is at least the difference in length: a long key cannot be a near miss.
+        if (key.size() > s->key.size() + 2 || s->key.size() > key.size() + 2) continue;
         const size_t d = editDistance(key, s->key);
         if (d < best) {
             best = d;
@@ -148,6 +150,10 @@ void rejectKeysOfOtherShapes(const SceneFields& f, const std::string& shape, con
 
 void checkRegionRules(const RegionDesc& region, const SceneFields& f, const SceneReporter& r) {
     if (!f.has("count")) r.fail(f.pointer("count"), "missing: every region needs a count > 0");
+    if (region.vortonRadius > 0.0f && region.vortonRadius < float(kShortestLength))
+        r.fail(f.pointer("vorton_radius"), "must be 0 (automatic) or >= " + formatNumber(kShortestLength) +
+                                               " and <= " + formatNumber(kWorldExtent) + ", got " +
+                                               describeJsonValue(f.value("vorton_radius")));
     if (region.shape == RegionShape::Ring) {
         if (!(glm::length(region.axis) > 1e-6f))
             r.fail(f.pointer("axis"), "must be a non-zero direction, got " + describeJsonValue(f.value("axis")));
@@ -191,10 +197,17 @@ void checkBodyRules(const BodyDesc& body, const SceneFields& f, const SceneRepor
                                         describeJsonValue(o.value("period")));
 }
 
-void checkUniqueBodyName(const BodyDesc& body, std::set<std::string>& names, const SceneFields& f,
+void checkUniqueBodyName(const BodyDesc& body, std::map<std::string, BodyName>& columns, const SceneFields& f,
                          const SceneReporter& r) {
-    if (!body.name.empty() && !names.insert(body.name).second)
+    if (body.name.empty()) return;
+    const std::string column = columnName(body.name);
+    const auto [seen, inserted] = columns.emplace(column, BodyName{body.name, f.pointer()});
+    if (inserted) return;
+    if (seen->second.name == body.name)
         r.fail(f.pointer("name"), "must be unique among the bodies, got \"" + body.name + "\" twice");
+    r.fail(f.pointer("name"), "must give a stats column of its own: \"" + body.name + "\" and \"" + seen->second.name +
+                                  "\" (" + seen->second.pointer + ") both make body_" + column +
+                                  "_x; rename one (letters and digits count, case and other characters do not)");
 }
 
 void checkSceneRules(const Scene& scene, const std::vector<RigidBody>& bodies, const SceneReporter& r) {

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,8 +25,14 @@ void checkRegionRules(const RegionDesc& region, const SceneFields& f, const Scen
 // Names fit CSV columns, a polytope has planes or vertices, containers and oscillating bodies
 // are kinematic, an oscillation that moves has a period.
 void checkBodyRules(const BodyDesc& body, const SceneFields& f, const SceneReporter& r);
-// Body names are unique; `names` collects the names seen so far.
-void checkUniqueBodyName(const BodyDesc& body, std::set<std::string>& names, const SceneFields& f,
+// A named body's name and where it is, by the stats column it makes.
+struct BodyName {
+    std::string name;
+    std::string pointer;
+};
+// Body names are unique and give stats columns of their own ("a b" and "a_b" both make
+// body_a_b_x); `columns` collects the names seen so far.
+void checkUniqueBodyName(const BodyDesc& body, std::map<std::string, BodyName>& columns, const SceneFields& f,
                          const SceneReporter& r);
 
 // Rules across the scene: total density stays positive in every vorton region, solid bodies do

@@ -23,6 +23,8 @@ namespace {
 using nlohmann::json;
 
 constexpr double kMaxCount = 16777216.0;  // 2^24 particles per region: beyond that memory runs out first
+constexpr double kWorld = kWorldExtent;
+constexpr double kShortest = kShortestLength;
 
 // --- codecs for members whose JSON form is not their C++ form --------------------------------
 
@@ -86,12 +88,15 @@ void addDocumentSpecs(std::vector<ParamSpec>& t) {
     t.push_back(section("", "time", T::Object, "time", "Time stepping."));
     t.push_back(section("", "vortons", T::Array, "vortons[]",
                         "Regions filled with vortons (vortex particles carrying vorticity and density deviation).")
+                    .items(kMaxRegions)
                     .reset());
     t.push_back(section("", "tracers", T::Array, "tracers[]",
                         "Regions filled with passive tracer particles that show the flow.")
+                    .items(kMaxRegions)
                     .reset());
     t.push_back(section("", "bodies", T::Array, "bodies[]",
                         "Rigid bodies: solids the fluid flows around and containers (hole) it flows inside.")
+                    .items(kMaxBodies)
                     .reset());
     t.push_back(section("", "view", T::Object, "view", "Initial view of the demo."));
     t.push_back(section("view", "camera", T::Object, "view.camera", "Orbit camera."));
@@ -106,26 +111,42 @@ void addRegionShapeSpecs(std::vector<ParamSpec>& t, const std::string& s) {
             s, "shape", &R::shape,
             "Shape of the region: sphere (center, radius), box (min, max) or ring (torus: center, axis, radius, core_radius).")
             .reset());
-    t.push_back(
-        param(s, "center", &R::centre, "Centre of the sphere or ring.").unit("m").shapes({"sphere", "ring"}).reset());
-    t.push_back(param(s, "radius", &R::radius, "Sphere radius, or ring radius from the axis to the middle of the core.")
+    t.push_back(param(s, "center", &R::centre, "Centre of the sphere or ring.")
                     .unit("m")
-                    .above(0)
-                    .atMost(1e4)
+                    .atLeast(-kWorld)
+                    .atMost(kWorld)
                     .shapes({"sphere", "ring"})
                     .reset());
-    t.push_back(param(s, "min", &R::boxMin, "Lower corner of the box.").unit("m").shapes({"box"}).reset());
-    t.push_back(param(s, "max", &R::boxMax, "Upper corner of the box.").unit("m").shapes({"box"}).reset());
+    t.push_back(param(s, "radius", &R::radius, "Sphere radius, or ring radius from the axis to the middle of the core.")
+                    .unit("m")
+                    .atLeast(kShortest)
+                    .atMost(kWorld)
+                    .shapes({"sphere", "ring"})
+                    .reset());
+    t.push_back(param(s, "min", &R::boxMin, "Lower corner of the box.")
+                    .unit("m")
+                    .atLeast(-kWorld)
+                    .atMost(kWorld)
+                    .shapes({"box"})
+                    .reset());
+    t.push_back(param(s, "max", &R::boxMax, "Upper corner of the box.")
+                    .unit("m")
+                    .atLeast(-kWorld)
+                    .atMost(kWorld)
+                    .shapes({"box"})
+                    .reset());
     t.push_back(
         param(s, "axis", &R::axis,
               "Direction of the ring's axis, non-zero (normalised); positive circulation moves the ring along +axis.")
+            .atLeast(-kWorld)
+            .atMost(kWorld)
             .shapes({"ring"})
             .reset());
     t.push_back(param(s, "core_radius", &R::coreRadius,
                       "Radius of the ring's core (the tube of the torus); smaller than radius.")
                     .unit("m")
-                    .above(0)
-                    .atMost(1e4)
+                    .atLeast(kShortest)
+                    .atMost(kWorld)
                     .shapes({"ring"})
                     .reset());
 }
@@ -183,10 +204,10 @@ void addRegionSpecs(std::vector<ParamSpec>& t, const std::string& s, bool vorton
     t.push_back(
         param(
             s, "vorton_radius", &R::vortonRadius,
-            "Vorton core radius sigma; 0 = automatic: fluid.core_overlap times the particle spacing (the cube root of the region's volume per vorton).")
+            "Vorton core radius sigma; 0 = automatic: fluid.core_overlap times the particle spacing (the cube root of the region's volume per vorton); else at least 0.0001.")
             .unit("m")
             .atLeast(0)
-            .atMost(1e4)
+            .atMost(kWorld)
             .reset());
 }
 
@@ -201,12 +222,16 @@ void addBodyShapeSpecs(std::vector<ParamSpec>& t) {
                       ChoiceStringCodec{})
                     .choices({"sphere", "box", "polytope"})
                     .reset());
-    t.push_back(
-        param(b, "radius", &B::radius, "Sphere radius.").unit("m").above(0).atMost(1e4).shapes({"sphere"}).reset());
+    t.push_back(param(b, "radius", &B::radius, "Sphere radius.")
+                    .unit("m")
+                    .atLeast(kShortest)
+                    .atMost(kWorld)
+                    .shapes({"sphere"})
+                    .reset());
     t.push_back(param(b, "half_extents", &B::halfExtents, "Half the box's size along its local x, y and z axes.")
                     .unit("m")
-                    .above(0)
-                    .atMost(1e4)
+                    .atLeast(kShortest)
+                    .atMost(kWorld)
                     .shapes({"box"})
                     .reset());
     t.push_back(
@@ -215,14 +240,20 @@ void addBodyShapeSpecs(std::vector<ParamSpec>& t) {
             "Faces of a convex polytope as [nx, ny, nz, d] with n.x = d and n pointing out of the solid, in the body frame.",
             PlanesCodec{})
             .unit("m")
+            .atLeast(-kWorld)
+            .atMost(kWorld)
             .tuple(4)
+            .items(kMaxPolytopePlanes)
             .shapes({"polytope"})
             .reset());
     t.push_back(param(b, "vertices", &B::vertices,
                       "Corners [x, y, z] of a convex polytope (it is their convex hull), in the body frame.",
                       PointsCodec{})
                     .unit("m")
+                    .atLeast(-kWorld)
+                    .atMost(kWorld)
                     .tuple(3)
+                    .items(kMaxPolytopeVertices)
                     .shapes({"polytope"})
                     .reset());
 }
@@ -234,8 +265,8 @@ void addBodySpecs(std::vector<ParamSpec>& t) {
     t.push_back(
         param(b, "position", &B::position, "Initial position of the body's origin (kinematic: its rest position).")
             .unit("m")
-            .atLeast(-1e4)
-            .atMost(1e4)
+            .atLeast(-kWorld)
+            .atMost(kWorld)
             .reset());
     t.push_back(
         param(b, "orientation", &B::orientationEuler,
@@ -275,8 +306,8 @@ void addOscillationSpecs(std::vector<ParamSpec>& t) {
     const std::string o = "bodies[].oscillate";
     t.push_back(param(o, "amplitude", &K::amplitude, "Peak displacement from the rest position.")
                     .unit("m")
-                    .atLeast(-1e4)
-                    .atMost(1e4)
+                    .atLeast(-kWorld)
+                    .atMost(kWorld)
                     .reset());
     t.push_back(param(o, "angular_amplitude", &K::angularAmplitude,
                       "Peak rotation about the x, y and z axes from the rest orientation.", DegreesCodec{})
@@ -294,8 +325,10 @@ void addOscillationSpecs(std::vector<ParamSpec>& t) {
 void addCameraSpecs(std::vector<ParamSpec>& t) {
     using C = CameraDesc;
     const std::string c = "view.camera";
-    t.push_back(
-        param(c, "target", &C::target, "Point the camera orbits and looks at.").unit("m").atLeast(-1e4).atMost(1e4));
+    t.push_back(param(c, "target", &C::target, "Point the camera orbits and looks at.")
+                    .unit("m")
+                    .atLeast(-kWorld)
+                    .atMost(kWorld));
     t.push_back(
         param(c, "distance", &C::distance, "Distance from the camera to its target.").unit("m").above(0).atMost(1e4));
     t.push_back(
@@ -336,6 +369,19 @@ std::vector<const ParamSpec*> paramSpecsInSection(const std::string& section) {
 const ParamSpec* findParamSpec(const std::string& section, const std::string& key) {
     for (const ParamSpec& s : allParamSpecs())
         if (s.section == section && s.key == key) return &s;
+    return nullptr;
+}
+
+const ParamSpec* findParamSpecAlong(const std::vector<std::string>& path) {
+    std::string section;
+    for (size_t i = 0; i < path.size(); ++i) {
+        const ParamSpec* spec = findParamSpec(section, path[i]);
+        if (!spec || i + 1 == path.size()) return spec;
+        if (spec->type == ParamType::Vec3 || spec->tupleSize > 0) return spec;  // the rest picks a component
+        if (spec->childSection.empty()) return nullptr;
+        section = spec->childSection;
+        if (spec->type == ParamType::Array && ++i + 1 == path.size()) return nullptr;  // a whole element
+    }
     return nullptr;
 }
 

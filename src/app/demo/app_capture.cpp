@@ -72,11 +72,17 @@ std::string DemoApp::startBake(const std::string& directory, int every, int fram
     settings.name = std::filesystem::path(scene_.path).stem().string();
     if (settings.name.empty()) settings.name = "scene";
     settings.every = every;
+    // Recording again into the same directory replaces the earlier bake (the status line says
+    // so): its frames would otherwise mix with the new ones.
+    settings.staleFrames = StaleFrames::Clear;
     try {
         baker_.emplace(settings);
     } catch (const BakeError& e) {
         return std::string("OpenVDB bake: ") + e.what();
     }
+    if (baker_->framesCleared() > 0)
+        model_.statusMessage = "Deleted " + std::to_string(baker_->framesCleared()) +
+                               " frame file(s) of an earlier bake of this scene in " + directory;
     bakeFrameTarget_ = frameCount;
     return "";
 }

@@ -61,7 +61,11 @@ void DemoApp::processRequests() {
         if (!error.empty())
             model_.errorMessage = error;
         else
-            model_.statusMessage = "Recording to " + r.record.directory;
+            model_.statusMessage =
+                "Recording to " + r.record.directory +
+                (baker_ && baker_->framesCleared() > 0 ? "; deleted " + std::to_string(baker_->framesCleared()) +
+                                                             " frame file(s) of an earlier bake there"
+                                                       : std::string());
     }
     if (r.stopRecording) stopRecording("Stopped");
     if (r.frameScene) frameScene();

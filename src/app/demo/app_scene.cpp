@@ -1,10 +1,12 @@
 // Scenes in the demo: loading (the --scene one with its --set overrides, presets, reload),
 // reset with the edited parameters, "Save as", and the view and drawing defaults each scene
-// gets. A scene that fails to load or build leaves the running one in place and puts the
-// message in the error dialog (UiModel::errorMessage).
+// gets. A scene that fails to load or build leaves the running one in place, running on from
+// where it was, and puts the message (the runner's words) in the error dialog
+// (UiModel::errorMessage).
 #include "app/demo/app.hpp"
 
 #include "render/gl.hpp"  // before GLFW
+#include "core/atomic_file.hpp"
 #include "render/renderer.hpp"
 #include "scene/scene_geometry.hpp"
 
@@ -12,8 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
+#include <new>
 
 namespace vfx {
 
@@ -64,6 +66,11 @@ TracerSpacing finestTracerSpacing(const Scene& scene) {
     return finest;
 }
 
+std::string outOfMemoryMessage(const Scene& scene) {
+    return (scene.path.empty() ? std::string("scene") : scene.path) +
+           ": ran out of memory building the scene; the running scene goes on";
+}
+
 }  // namespace
 
 bool DemoApp::loadInitialScene() {
@@ -83,12 +90,16 @@ bool DemoApp::loadInitialScene() {
     return true;
 }
 
+// buildSimulation builds everything before it touches the simulation, so when it fails the
+// running scene goes on where it was.
 void DemoApp::applyScene(Scene scene, const std::string& status) {
     try {
         buildSimulation(scene, sim_);
+    } catch (const std::bad_alloc&) {
+        model_.errorMessage = outOfMemoryMessage(scene);
+        return;
     } catch (const std::exception& e) {
         model_.errorMessage = e.what();
-        buildSimulation(scene_, sim_);  // keep the scene that was running
         return;
     }
     scene_ = std::move(scene);
@@ -117,6 +128,9 @@ void DemoApp::tryLoadScene(const std::string& path) {
         bool initial = path == initialScenePath_;
         Scene scene = loadScene(path, initial ? options_.overrides : std::vector<std::string>{});
         applyScene(std::move(scene), "Loaded " + path);
+    } catch (const std::bad_alloc&) {
+        model_.errorMessage = path + ": ran out of memory loading the scene";
+        model_.statusMessage = "Could not load " + path;
     } catch (const std::exception& e) {
         model_.errorMessage = e.what();
         model_.statusMessage = "Could not load " + path;
@@ -129,9 +143,11 @@ void DemoApp::resetScene() {
     scene.time = time_;
     try {
         buildSimulation(scene, sim_);
+    } catch (const std::bad_alloc&) {
+        model_.errorMessage = outOfMemoryMessage(scene);
+        return;
     } catch (const std::exception& e) {
         model_.errorMessage = e.what();
-        buildSimulation(scene_, sim_);
         return;
     }
     scene_.fluid = editedFluid_;
@@ -151,10 +167,10 @@ void DemoApp::saveScene(const std::string& path) {
                                  {"distance", pose.distance},
                                  {"yaw", pose.yawDegrees},
                                  {"pitch", pose.pitchDegrees}};
-        std::ofstream out(path);
-        if (!out) throw std::runtime_error(path + ": cannot open for writing");
-        out << doc.dump(2) << "\n";
-        if (!out) throw std::runtime_error(path + ": write failed");
+        // Written whole or not at all: a failed save leaves the file that was there.
+        AtomicFile out(path);
+        out.stream() << doc.dump(2) << "\n";
+        out.commit();
         model_.statusMessage = "Saved " + path;
         presets_ = listPresets(scenesDir_);
     } catch (const std::exception& e) {

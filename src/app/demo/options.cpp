@@ -37,6 +37,12 @@ CLI::Option* addWholeNumber(CLI::App& cli, const std::string& flag, int& value, 
     return cli.add_option(flag, value, help + range)->type_name(typeName)->transform(wholeNumberFrom(lo, hi));
 }
 
+// A path flag given an empty value names nothing: an error, not "none".
+CLI::Validator nonEmptyPath() {
+    return CLI::Validator([](std::string& text) { return text.empty() ? "expected a path, got an empty one" : ""; },
+                          "");
+}
+
 // One --show item; CLI11 has already split the list at its commas.
 std::string checkShowItem(const std::string& item) {
     if (item.empty()) return "";  // "--show ''" names nothing: dropped after parsing
@@ -47,7 +53,9 @@ std::string checkShowItem(const std::string& item) {
 }
 
 void addSceneOptions(CLI::App& cli, DemoOptions& o) {
-    cli.add_option("--scene", o.scenePath, "Scene JSON to open (default scenes/dye_drop.json)")->type_name("FILE");
+    cli.add_option("--scene", o.scenePath, "Scene JSON to open (default scenes/dye_drop.json)")
+        ->type_name("FILE")
+        ->check(nonEmptyPath());
     cli.add_option("--set", o.overrides, "Override a scene field, e.g. --set tracers.0.count=1000000 (repeatable)")
         ->type_name("PATH=VALUE")
         ->expected(1)
@@ -57,8 +65,12 @@ void addSceneOptions(CLI::App& cli, DemoOptions& o) {
 
 void addRunOptions(CLI::App& cli, DemoOptions& o) {
     addWholeNumber(cli, "--frames", o.frames, "N", 1, kMostFrames, "Run N frames (then screenshot and/or quit)");
-    cli.add_option("--screenshot", o.screenshotPath, "Save a PNG after the last frame")->type_name("FILE");
-    cli.add_option("--record", o.recordDir, "Save every frame as DIR/frame_00001.png ...")->type_name("DIR");
+    cli.add_option("--screenshot", o.screenshotPath, "Save a PNG after the last frame")
+        ->type_name("FILE")
+        ->check(nonEmptyPath());
+    cli.add_option("--record", o.recordDir, "Save every frame as DIR/frame_00001.png ...")
+        ->type_name("DIR")
+        ->check(nonEmptyPath());
     cli.add_flag("--quit", o.quit, "Quit after --frames");
     cli.add_flag("--paused", o.paused, "Start paused");
 }
@@ -66,7 +78,8 @@ void addRunOptions(CLI::App& cli, DemoOptions& o) {
 void addBakeOptions(CLI::App& cli, DemoOptions& o) {
     CLI::Option* vdb =
         cli.add_option("--vdb", o.vdbDir, "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (and DIR/tracers/)")
-            ->type_name("DIR");
+            ->type_name("DIR")
+            ->check(nonEmptyPath());
     addWholeNumber(cli, "--vdb-every", o.vdbEvery, "K", 1, kMostFrames,
                    "Simulation steps between baked frames (default 1)")
         ->needs(vdb);
@@ -81,7 +94,9 @@ void addWindowOptions(CLI::App& cli, DemoOptions& o) {
         "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vertical sync");
     addWholeNumber(cli, "--width", o.width, "W", 64, 16384, "Window width in screen units (default 1280)");
     addWholeNumber(cli, "--height", o.height, "H", 64, 16384, "Window height in screen units (default 800)");
-    cli.add_option("--shaders", o.shaderDir, "Directory with the GLSL sources")->type_name("DIR");
+    cli.add_option("--shaders", o.shaderDir, "Directory with the GLSL sources")
+        ->type_name("DIR")
+        ->check(nonEmptyPath());
     cli.add_option("--show", o.show,
                    "What to draw, e.g. vortons,-tracers,arrows ('-' turns an item off); items:\n" +
                        CLI::detail::join(showItemNames(), ", ") +
