@@ -17,6 +17,7 @@
 #include "export/vdb_bake.hpp"
 #include "scene/scene.hpp"
 #include "scene/schema.hpp"
+#include "sim/fluid_method.hpp"
 #include "sim/simulation.hpp"
 
 #include <CLI/CLI.hpp>
@@ -217,7 +218,7 @@ void printSummary(const std::string& scenePath, long steps, double wallSeconds, 
     std::string note;
     if (f.baroclinic && glm::length(f.gravity) > 0.0f) note = "buoyancy generates vorticity";
     if (!sim.bodies().empty()) note += std::string(note.empty() ? "" : ", ") + "bodies exchange momentum";
-    if (f.method != FluidMethod::Vpm) note += std::string(note.empty() ? "" : ", ") + "SPH forces act";
+    if (fluidMethodStep(f.method).sphForcesAct()) note += std::string(note.empty() ? "" : ", ") + "SPH forces act";
     if (!note.empty()) note = "; not conserved here: " + note;
     std::printf("  circulation drift |dC| = %.3e m^4/s%s%s\n", circulationDrift,
                 relative(circulationDrift, startStrength).c_str(), note.c_str());

@@ -2,6 +2,7 @@
 
 #include "core/text_format.hpp"
 #include "scene/scene_geometry.hpp"
+#include "sim/fluid_method.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -86,7 +87,7 @@ MemoryEstimate estimateSceneMemory(const Scene& scene) {
     e.hi = hi + vec3(maxSigma);
     // Remeshing may raise the vorton count to vorton_budget times its start (VPM only).
     const FluidParams& f = scene.fluid;
-    const bool remeshes = f.method == FluidMethod::Vpm && f.remeshStrain > 0.0f;
+    const bool remeshes = fluidMethodStep(f.method).mayRemesh(f);
     e.peakVortons = e.vortons * (remeshes ? std::max(1.0, double(f.vortonBudget)) : 1.0);
     e.gridPoints = gridPointsFor(scene, e.lo, e.hi, e.peakVortons);
     e.bytes = kBytesOfProgram + kBytesPerVorton * e.peakVortons + kBytesPerTracer * e.tracers +

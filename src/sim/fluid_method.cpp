@@ -15,6 +15,7 @@ namespace {
 class VpmStep final : public FluidMethodStep {
 public:
     FluidMethod method() const override { return FluidMethod::Vpm; }
+    bool mayRemesh(const FluidParams& fluid) const override { return fluid.remeshStrain > 0.0f; }
     bool remeshDue(float strainSinceRemesh, const FluidParams& fluid) const override {
         return fluid.remeshStrain > 0.0f && strainSinceRemesh >= fluid.remeshStrain;
     }
@@ -42,6 +43,7 @@ vec3 midpointVelocity(const UniformGrid<vec3>& u, const vec3& x, float dt) {
 class SphMethodStep : public FluidMethodStep {
 public:
     bool needsWallKernelShare(const FluidParams&) const override { return true; }
+    bool sphForcesAct() const override { return true; }
     void runOwnPhases(const PhaseRunner& run, FluidStepState& s, float dt) const override {
         run(Phase::Sph, [&] { sphPhase(s, dt); });
     }

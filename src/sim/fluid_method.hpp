@@ -49,6 +49,10 @@ class FluidMethodStep {
 public:
     virtual ~FluidMethodStep() = default;
     virtual FluidMethod method() const = 0;
+    // What the method does, for estimates and summaries: whether it may remesh (and so grow the
+    // vorton count up to the budget), and whether SPH forces move the particles.
+    virtual bool mayRemesh(const FluidParams&) const { return false; }
+    virtual bool sphForcesAct() const { return false; }
 
     // Remesh phase: whether the particle set is due for a remesh onto a lattice, given the strain
     // integral max|S| dt since the last one.
