@@ -96,6 +96,7 @@ MemoryEstimate estimateSceneMemory(const Scene& scene) {
 }
 
 std::string formatBytes(double bytes) {
+    if (bytes >= 1e12) return formatNumber(bytes / 1e12, 3) + " TB";
     if (bytes >= 1e9) return formatNumber(bytes / 1e9, 3) + " GB";
     if (bytes >= 1e6) return formatNumber(bytes / 1e6, 3) + " MB";
     return formatNumber(bytes / 1e3, 3) + " kB";

@@ -20,7 +20,7 @@ struct MemoryEstimate {
 };
 MemoryEstimate estimateSceneMemory(const Scene& scene);
 
-// "2.6 GB", "310 MB".
+// "2.6 GB", "310 MB", "1.84 TB".
 std::string formatBytes(double bytes);
 
 // Throws SceneError "FILE: POINTER: this scene needs about X (...); the limit is Y, SOURCE",
