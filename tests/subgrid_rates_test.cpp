@@ -18,9 +18,9 @@ mat3 gradient(const float a[3][3]) {
     return g;
 }
 
-const float kShear[3][3] = {{0, 2, 0}, {0, 0, 0}, {0, 0, 0}};        // u_x = 2 y
-const float kRotation[3][3] = {{0, -3, 0}, {3, 0, 0}, {0, 0, 0}};    // solid rotation about z
-const float kPlanar[3][3] = {{1, 2, 0}, {-0.5f, -1, 0}, {0, 0, 0}};  // any 2-component flow
+const float kShear[3][3] = {{0, 2, 0}, {0, 0, 0}, {0, 0, 0}};       // u_x = 2 y
+const float kRotation[3][3] = {{0, -3, 0}, {3, 0, 0}, {0, 0, 0}};   // solid rotation about z
+const float kPlanar[3][3] = {{1, 2, 0}, {0.5f, -1, 0}, {0, 0, 0}};  // a 2-component flow of rank 2
 const float kExpansion[3][3] = {{2, 0, 0}, {0, 2, 0}, {0, 0, 2}};
 const float kDiagonal[3][3] = {{3, 0, 0}, {0, 2, 0}, {0, 0, 1}};  // singular values 3, 2, 1
 

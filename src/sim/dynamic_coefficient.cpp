@@ -49,6 +49,16 @@ SymmetricTensor strainOf(const mat3& g) {
 
 float magnitude(const SymmetricTensor& s) { return std::sqrt(2.0f * s.contract(s)); }
 
+// The traceless part: the trace of L (the test filter's subfilter kinetic energy) is pressure's,
+// not the model's.
+SymmetricTensor deviatoric(SymmetricTensor s) {
+    const float third = (s.xx + s.yy + s.zz) / 3.0f;
+    s.xx -= third;
+    s.yy -= third;
+    s.zz -= third;
+    return s;
+}
+
 SymmetricTensor outer(const vec3& u) { return {u.x * u.x, u.y * u.y, u.z * u.z, u.x * u.y, u.x * u.z, u.y * u.z}; }
 
 }  // namespace
@@ -73,13 +83,14 @@ float DynamicCoefficient::compute(const UniformGrid<vec3>& velocity, const Unifo
     testFilter(products_, productsHat_, tmp_);
     testFilter(strain_, strainHat_, tmp_);
     testFilter(smag_, smagHat_, tmp_);
-    const float h2 = shape.spacing.x * shape.spacing.x;
+    const int realAxis = shape.flatAxis(0) ? (shape.flatAxis(1) ? 2 : 1) : 0;
+    const float h2 = shape.spacing[realAxis] * shape.spacing[realAxis];
     const float delta2 = filterWidth * filterWidth, deltaHat2 = delta2 + 6.0f * h2;
     struct Sums {
         double lm = 0.0, mm = 0.0;
     };
-    // Averages over the points a whole test-filter stencil away from the faces, where the
-    // filters and differences are centred (every point along a flat axis).
+    // Averages over the points off the outermost layer, where the test filter needs no mirrored
+    // neighbour (every point along a flat axis).
     const ivec3 n = shape.points;
     const auto interior = [&](int p, int axis) { return n[axis] < 2 || (p > 0 && p < n[axis] - 1); };
     const Sums sums = deterministicReduce<Sums>(
@@ -93,7 +104,7 @@ float DynamicCoefficient::compute(const UniformGrid<vec3>& velocity, const Unifo
                     for (int x = 0; x < n.x; ++x) {
                         if (!interior(x, 0)) continue;
                         const size_t k = shape.index(x, y, z);
-                        const SymmetricTensor l = productsHat_[k] - outer(uHat[k]);
+                        const SymmetricTensor l = deviatoric(productsHat_[k] - outer(uHat[k]));
                         const SymmetricTensor m =
                             (smagHat_[k] * delta2 - strainHat_[k] * (deltaHat2 * magnitude(strainHat_[k]))) * 2.0f;
                         s.lm += double(l.contract(m));

@@ -2,8 +2,10 @@
 // The flow's energy budget. For an unbounded Boussinesq flow with E = rho0 int u . (x x omega) dV,
 //     dE/dt = - rho0 nu int |omega|^2 dV - (subgrid loss) + int rho' g . u dV,
 // so E(t) - E(0) + viscous loss + subgrid loss - buoyancy work stays near zero when the method
-// keeps energy as the equations do. Each term is summed over the vortons every sub-step, on the
-// resolved (grid) flow.
+// keeps energy as the equations do. Each term is added every sub-step: the viscous loss from the
+// resolved (grid) flow's enstrophy, the subgrid loss per vorton from its eddy viscosity and the
+// resolved enstrophy density there (exact for a uniform nu_t, an estimate otherwise), the
+// buoyancy work from each vorton's own velocity.
 #include "core/uniform_grid.hpp"
 #include "sim/particles.hpp"
 

@@ -117,6 +117,7 @@ void SphMethodStep::moveTracersWithSph(FluidStepState& s, bool correctsVortexFlo
 // lets a switch back to vpm continue the motion.
 class SphStep final : public SphMethodStep {
 public:
+    bool buoyancyActs(const FluidParams&) const override { return true; }
     FluidMethod method() const override { return FluidMethod::Sph; }
     void advect(FluidStepState& s, float dt) const override { advectWith(s, VortonVelocity{false, true}, dt); }
     vec3 wholeVelocity(const vec3& sphVelocity, const vec3&) const override { return sphVelocity; }

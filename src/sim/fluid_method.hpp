@@ -53,6 +53,9 @@ public:
     // vorton count up to the budget), and whether SPH forces move the particles.
     virtual bool mayRemesh(const FluidParams&) const { return false; }
     virtual bool sphForcesAct() const { return false; }
+    // Whether gravity acts on the density deviation: through baroclinic generation, or (sph) as
+    // a body force on the particles.
+    virtual bool buoyancyActs(const FluidParams& fluid) const { return fluid.baroclinic; }
 
     // Remesh phase: whether the particle set is due for a remesh onto a lattice, given the strain
     // integral max|S| dt since the last one.

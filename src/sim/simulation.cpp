@@ -92,6 +92,7 @@ void Simulation::reset() {
     registerPhases(timers_);
     work_ = std::make_unique<Workspace>();  // drops the density field, both histories and solver scratch
     energyBudget_ = {};
+    lastDynamicCoefficient_ = 0.0f;
 }
 
 void Simulation::setThreads(int threads) {
@@ -189,7 +190,8 @@ void Simulation::substep(float dt) {
     if (fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive()))
         runPhase(Phase::Diffusion, [&] { diffuse(dt); });
     runMethodPhases(method, dt);
-    if (fluid_.gravity != vec3(0.0f)) energyBudget_.addBuoyancy(vortons_, fluid_.gravity, dt);
+    if (fluid_.gravity != vec3(0.0f) && method.buoyancyActs(fluid_))
+        energyBudget_.addBuoyancy(vortons_, fluid_.gravity, dt);
     if (!bodies_.empty()) runPhase(Phase::Bodies, [&] { interactWithBodies(dt); });
     substepTime_ += dt;
     ++substepCount_;

@@ -89,8 +89,8 @@ public:
     // fluid.coverage_density its coverage-normalised version.
     const UniformGrid<float>& buoyancyDensityGrid() const;
     const std::vector<float>& wallProximity() const { return walls_.proximity; }
-    // Each vorton's subgrid (Smagorinsky) eddy viscosity of the last sub-step, m^2/s; empty when
-    // fluid.subgrid_coefficient is 0 or diffusion is off.
+    // Each vorton's subgrid eddy viscosity (fluid.subgrid_model) of the last diffusion phase, m^2/s;
+    // empty when the model is none or its coefficient 0.
     const std::vector<float>& eddyViscosity() const;
     // Energy lost to viscosity and the subgrid model and gained from buoyancy since the last
     // reset (sim/energy_budget.hpp).

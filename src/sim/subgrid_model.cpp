@@ -36,7 +36,8 @@ void subgridEddyViscosity(SubgridModel model, const ResolvedFlowAtVortons& flow,
                           std::vector<float>& eddyViscosity) {
     eddyViscosity.clear();
     if (model == SubgridModel::None || !(coefficient > 0.0f)) return;
-    if (model == SubgridModel::Smagorinsky) {
+    // Dynamic: Smagorinsky's form with the coefficient the caller found (sim/dynamic_coefficient).
+    if (model == SubgridModel::Smagorinsky || model == SubgridModel::Dynamic) {
         smagorinskyEddyViscosity(flow, coefficient, eddyViscosity);
         return;
     }

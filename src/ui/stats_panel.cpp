@@ -55,7 +55,7 @@ void energyBudgetLines(const Diagnostics& d, const Diagnostics& d0) {
         d.fieldEnergy - d0.fieldEnergy + d.energyViscousLoss + d.energySubgridLoss - d.energyBuoyancyWork;
     ImGui::Text("budget residual %.4g J", imbalance);
     tooltip(
-        "Field energy change + viscous loss + subgrid loss - buoyancy work: zero for a method that keeps energy "
+        "Field energy change + viscous loss + subgrid loss - buoyancy work: near zero for a method that keeps energy "
         "as the equations do (unbounded flow; bodies and walls exchange energy too).");
 }
 
