@@ -58,6 +58,7 @@ private:
     void handleKeys();
     void processRequests();
     void applyScene(Scene scene, const std::string& status);
+    bool buildOrReport(const Scene& scene);
     void onSceneBuilt(const std::string& status);
     void tryLoadScene(const std::string& path);
     void resetScene();

@@ -90,18 +90,24 @@ bool DemoApp::loadInitialScene() {
     return true;
 }
 
+// Builds the simulation from a scene; on failure the message goes to the error dialog and the
+// false return leaves the caller's scene running.
+bool DemoApp::buildOrReport(const Scene& scene) {
+    try {
+        buildSimulation(scene, sim_);
+        return true;
+    } catch (const std::bad_alloc&) {
+        model_.errorMessage = outOfMemoryMessage(scene);
+    } catch (const std::exception& e) {
+        model_.errorMessage = e.what();
+    }
+    return false;
+}
+
 // buildSimulation builds everything before it touches the simulation, so when it fails the
 // running scene goes on where it was.
 void DemoApp::applyScene(Scene scene, const std::string& status) {
-    try {
-        buildSimulation(scene, sim_);
-    } catch (const std::bad_alloc&) {
-        model_.errorMessage = outOfMemoryMessage(scene);
-        return;
-    } catch (const std::exception& e) {
-        model_.errorMessage = e.what();
-        return;
-    }
+    if (!buildOrReport(scene)) return;
     scene_ = std::move(scene);
     onSceneBuilt(status);
 }
@@ -141,15 +147,7 @@ void DemoApp::resetScene() {
     Scene scene = scene_;
     scene.fluid = editedFluid_;
     scene.time = time_;
-    try {
-        buildSimulation(scene, sim_);
-    } catch (const std::bad_alloc&) {
-        model_.errorMessage = outOfMemoryMessage(scene);
-        return;
-    } catch (const std::exception& e) {
-        model_.errorMessage = e.what();
-        return;
-    }
+    if (!buildOrReport(scene)) return;
     scene_.fluid = editedFluid_;
     scene_.time = time_;
     renderer_->setBodies(sim_.bodies());
