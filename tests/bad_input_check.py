@@ -129,6 +129,9 @@ CORPUS = {
     "polytope_coplanar_vertices.json": ["/bodies/0/vertices: vertices are coplanar"],
     "ring_core_too_thick.json": ["/vortons/0/core_radius: must be < radius"],
     "control_characters_in_key.json": ["/fluid/a\\nb\\u001b[31m: unknown key"],
+    # The fuzzer reads a first line "--set PATH=VALUE" as an override (this one's value is not UTF-8);
+    # as a scene file it is not JSON.
+    "set_value_not_utf8.json": ["line 1, column 2: malformed JSON"],
 }
 
 
@@ -171,6 +174,8 @@ def check_made_inputs(c):
             ["--set a.a.a", "more than 64 elements"])
     c.check("--set value beyond double precision", c.sim([scene, "--set", "fluid.viscosity=1e400"]), 2,
             ["--set fluid.viscosity=1e400: /fluid/viscosity: must be >= 0 and <= 10, got 1e400"])
+    c.check("--set value not UTF-8", c.sim([scene, "--set", b"bodies.0.name=ab\xbe\xbe"]), 2,
+            ["--set bodies.0.name=ab\\xBE\\xBE: byte 17 is not UTF-8"])
     key = write(os.path.join(w, "long_key.json"), json.dumps({"fluid": {"k" * 4000000: 1}}))
     c.check("a key 4 million characters long", c.sim([key, "--quiet"]), 2,
             ["/fluid/kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...: unknown key"])

@@ -6,6 +6,7 @@
 #include "bodies/shapes.hpp"
 #include "core/atomic_file.hpp"
 #include "core/param_spec.hpp"
+#include "core/text_format.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_budget.hpp"
 #include "scene/scene_json.hpp"
@@ -61,6 +62,26 @@ TEST(SceneBounds, AValueNestedArbitrarilyDeepIsDescribedInBoundedSpace) {
     json document = {{"fluid", {{"gravity", std::move(deep)}}}};
     const std::string message = messageOf([&] { parseScene(document, "memory"); });
     EXPECT_TRUE(contains(message, "memory: /fluid/gravity: must be 3 finite numbers")) << message;
+}
+
+TEST(SceneBounds, TextThatIsNotUtf8IsRefusedByByte) {
+    EXPECT_EQ(firstInvalidUtf8("plain"), 5u);
+    EXPECT_EQ(firstInvalidUtf8("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x8C\x8A"), 14u);  // é, €, a wave: all fine
+    EXPECT_EQ(firstInvalidUtf8("ab\xBE"), 2u);            // a continuation byte alone
+    EXPECT_EQ(firstInvalidUtf8("\xC0\xAF"), 0u);         // overlong '/'
+    EXPECT_EQ(firstInvalidUtf8("x\xED\xA0\x80"), 1u);    // a UTF-16 surrogate
+    EXPECT_EQ(firstInvalidUtf8("\xF4\x90\x80\x80"), 0u);  // past U+10FFFF
+    EXPECT_EQ(firstInvalidUtf8("\xE2\x82"), 0u);         // cut short
+    // An override whose value or path is not UTF-8 is refused by byte before it reaches the
+    // document, whose serializer would throw on it; the message shows the bytes as \xNN.
+    json document = parseSceneJson("{}", "empty.json");
+    const std::string value = messageOf([&] { applyOverride(document, "fluid=aA\xBE\xBE"); });
+    EXPECT_TRUE(contains(value, "--set fluid=aA\\xBE\\xBE: byte 9 is not UTF-8")) << value;
+    const std::string path = messageOf([&] { applyOverride(document, "flu\xBEid.viscosity=1"); });
+    EXPECT_TRUE(contains(path, "byte 4 is not UTF-8")) << path;
+    EXPECT_EQ(document, json::object());
+    // A document built in memory with such a string is still described, not thrown on.
+    EXPECT_TRUE(contains(describeJsonValue(json(std::string("a\xBE"))), "a")) << "described";
 }
 
 TEST(SceneBounds, NumbersBeyondDoublePrecisionNameLineColumnAndKey) {

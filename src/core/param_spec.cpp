@@ -214,13 +214,17 @@ std::string checkParamValue(const ParamSpec& spec, const json& value) {
 
 namespace {
 
+// JSON text of a scalar for a message; a string that is not UTF-8 has its bad bytes replaced
+// (U+FFFD) instead of making the serializer throw.
+std::string dumpScalar(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 // Appends a short form of `value` to `text`, stopping once the text is long enough to be cut:
 // at most `depth` levels are opened, so a value nested arbitrarily deep costs a bounded stack.
 void describeInto(const json& value, std::string& text, int depth) {
     constexpr size_t kEnough = 81;
     if (value.is_number_float()) {
         const double v = value.get<double>();
-        text += std::isfinite(v) ? value.dump() : formatNumber(v);
+        text += std::isfinite(v) ? dumpScalar(value) : formatNumber(v);
     } else if (value.is_array() || value.is_object()) {
         const bool array = value.is_array();
         text += array ? "[" : "{";
@@ -228,14 +232,14 @@ void describeInto(const json& value, std::string& text, int depth) {
         size_t i = 0;
         for (auto it = value.begin(); depth > 0 && it != value.end() && text.size() < kEnough; ++it, ++i) {
             text += i ? ", " : "";
-            if (!array) text += json(it.key()).dump() + ": ";
+            if (!array) text += dumpScalar(json(it.key())) + ": ";
             describeInto(*it, text, depth - 1);
         }
         text += array ? "]" : "}";
     } else if (value.is_null()) {
         text += "null";
     } else {
-        text += value.dump();
+        text += dumpScalar(value);
     }
 }
 

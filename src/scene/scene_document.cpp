@@ -1,5 +1,7 @@
 #include "scene/scene_document.hpp"
 
+#include "core/text_format.hpp"
+
 #include <stdexcept>
 
 namespace vfx {
@@ -51,7 +53,8 @@ std::string shownPointer(const std::string& pointer) {
 }
 
 std::string overrideLabel(const std::string& assignment) {
-    return "--set " + (assignment.size() > 80 ? assignment.substr(0, 77) + "..." : assignment);
+    const std::string shown = oneLine(assignment, firstInvalidUtf8(assignment) < assignment.size());
+    return "--set " + (shown.size() > 80 ? shown.substr(0, 77) + "..." : shown);
 }
 
 void SceneReporter::fail(const std::string& pointer, const std::string& what) const {

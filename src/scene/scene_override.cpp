@@ -1,5 +1,7 @@
 #include "scene/scene_override.hpp"
 
+#include "core/text_format.hpp"
+
 #include "scene/scene.hpp"
 #include "scene/scene_document.hpp"
 #include "scene/scene_json.hpp"
@@ -78,6 +80,10 @@ json& arrayElement(json& array, const std::string& part, const std::string& dott
 }  // namespace
 
 std::string applyOverrideAt(json& document, const std::string& assignment) {
+    const size_t bad = firstInvalidUtf8(assignment);
+    if (bad < assignment.size())
+        throw SceneError(overrideLabel(assignment) + ": byte " + std::to_string(bad + 1) +
+                         " is not UTF-8; paths and values must be UTF-8 text");
     const size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw SceneError(overrideLabel(assignment) + ": expected path=value, e.g. --set fluid.viscosity=0.01");
