@@ -153,7 +153,7 @@ TEST_F(SimCli, RunWritesDumpAndStats) {
          {"step,time,ms_step,vortons,tracers,kinetic_energy,circulation_x,circulation_y,circulation_z,"
           "impulse_x,impulse_y,impulse_z,angular_impulse_x",
           "mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy,enstrophy,"
-          "energy_viscous_loss,energy_subgrid_loss,energy_buoyancy_work,ms_",
+          "energy_viscous_loss,energy_subgrid_loss,energy_buoyancy_work,wall_normal_speed,ms_",
           "body_ball_x,body_ball_y,body_ball_z,vortonfx_version"})
         EXPECT_NE(header.find(column), std::string::npos) << header;
 }

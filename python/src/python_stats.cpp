@@ -48,6 +48,7 @@ py::dict statsRow(const Simulation& sim) {
     row["energy_viscous_loss"] = d.energyViscousLoss;
     row["energy_subgrid_loss"] = d.energySubgridLoss;
     row["energy_buoyancy_work"] = d.energyBuoyancyWork;
+    row["wall_normal_speed"] = d.wallNormalSpeed;
     for (const PhaseTimers::Phase& p : sim.timers().phases()) row[py::str("ms_" + columnName(p.name))] = p.lastMs;
     for (const RigidBody& b : sim.bodies())
         if (!b.name.empty()) putVector(row, "body_" + columnName(b.name), dvec3(b.position));

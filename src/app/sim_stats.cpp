@@ -25,7 +25,7 @@ void StatsWriter::row(const Simulation& sim) {
     line += "," + number(d.massParticles) + "," + number(d.massGrid) + "," + number(d.maxSpeed);
     line += "," + number(d.fieldEnergy) + "," + std::to_string(sim.lastSubsteps()) + "," +
             std::to_string(sim.remeshCount()) + "," + number(d.potentialFlowEnergy) + "," + number(d.enstrophy) + "," +
-            number(d.energyViscousLoss) + "," + number(d.energySubgridLoss) + "," + number(d.energyBuoyancyWork);
+            number(d.energyViscousLoss) + "," + number(d.energySubgridLoss) + "," + number(d.energyBuoyancyWork) + "," + number(d.wallNormalSpeed);
     for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
     for (const RigidBody& b : sim.bodies())
         if (!b.name.empty())
@@ -54,7 +54,7 @@ void StatsWriter::writeHeader(const Simulation& sim) {
         header += std::string(",") + q + "_x," + q + "_y," + q + "_z";
     header +=
         ",mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy"
-        ",enstrophy,energy_viscous_loss,energy_subgrid_loss,energy_buoyancy_work";
+        ",enstrophy,energy_viscous_loss,energy_subgrid_loss,energy_buoyancy_work,wall_normal_speed";
     for (const PhaseTimers::Phase& p : sim.timers().phases()) {
         phases_.push_back(p.name);
         header += ",ms_" + columnName(p.name);

@@ -3,6 +3,7 @@
 #include "core/parallel.hpp"
 #include "sim/body_coupling.hpp"
 #include "sim/simulation.hpp"
+#include "sim/wall_flow.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -66,6 +67,7 @@ Diagnostics Simulation::diagnostics() const {
     d.energyViscousLoss = energyBudget_.viscousLoss;
     d.energySubgridLoss = energyBudget_.subgridLoss;
     d.energyBuoyancyWork = energyBudget_.buoyancyWork;
+    if (!bodies_.empty()) d.wallNormalSpeed = largestWallNormalSpeed(measureWallFlow(*this));
     d.circulation = s.circulation;
     d.linearImpulse = s.linear;
     d.angularImpulse = s.angular;

@@ -28,6 +28,9 @@ struct Diagnostics {
     double energyViscousLoss = 0.0;
     double energySubgridLoss = 0.0;
     double energyBuoyancyWork = 0.0;
+    // The largest speed of the flow through any body's wall, |(u - u_wall) . n| over points on
+    // every surface (sim/wall_flow.hpp), m/s; 0 without bodies.
+    double wallNormalSpeed = 0.0;
 };
 
 }  // namespace vfx
