@@ -15,6 +15,9 @@ struct RenderSettings {
     bool drawBodies = true;
     bool drawContainers = true;
     bool drawGridBounds = false;
+    // Each body's wall sample points as short ticks along the wall normal, coloured by the flow
+    // through the wall there (sim/wall_flow.hpp, render/wall_flow_colour.hpp).
+    bool drawWallFlow = false;
 
     float vortonScale = 0.5f;  // sphere radius as a multiple of the core radius sigma
     // Shrink each vorton with its colour value (|omega| or |deviation| over the colour range), so

@@ -1,7 +1,9 @@
 #include "render/renderer.hpp"
 
 #include "render/mesh_builder.hpp"
+#include "render/wall_flow_colour.hpp"
 #include "sim/simulation.hpp"
+#include "sim/wall_flow.hpp"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -210,6 +212,7 @@ void Renderer::draw(const OrbitCamera& camera, const Simulation& sim, const Rend
     lineScratch_.clear();
     if (s.drawArrows) buildArrows(sim, camera, s);
     if (s.drawGridBounds) buildGridBounds(sim);
+    if (s.drawWallFlow) buildWallFlowTicks(sim, s);
     if (!lineScratch_.empty()) drawLines(camera, lineScratch_);
     if (s.drawTracers) drawTracers(camera, s);
     if (s.drawContainers) drawBodies(camera, sim, s, true);
@@ -378,6 +381,19 @@ void Renderer::buildArrows(const Simulation& sim, const OrbitCamera& camera, con
         lineScratch_.push_back({tip - dir * head + side * head * 0.5f, c});
         lineScratch_.push_back({tip, c});
         lineScratch_.push_back({tip - dir * head - side * head * 0.5f, c});
+    }
+}
+
+void Renderer::buildWallFlowTicks(const Simulation& sim, const RenderSettings& s) {
+    const std::vector<WallFlowSample> samples = measureWallFlow(sim);
+    float fastest = 0.0f;
+    for (const vec3& u : sim.vortons().velocity) fastest = std::max(fastest, glm::length(u));
+    for (const WallFlowSample& w : samples) fastest = std::max(fastest, w.normalSpeed);
+    const float length = 0.03f * s.sceneRadius;
+    for (const WallFlowSample& w : samples) {
+        const glm::vec4 c = wallFlowColour(w.normalSpeed, fastest);
+        lineScratch_.push_back({w.position, c});
+        lineScratch_.push_back({w.position + w.normal * length, c});
     }
 }
 

@@ -50,6 +50,7 @@ private:
     void drawLines(const OrbitCamera& camera, const std::vector<LineVertex>& lines);
     void buildArrows(const Simulation& sim, const OrbitCamera& camera, const RenderSettings& s);
     void buildGridBounds(const Simulation& sim);
+    void buildWallFlowTicks(const Simulation& sim, const RenderSettings& s);
     void readGpuTimer();
 
     ShaderProgram background_, vorton_, tracer_, line_, body_;

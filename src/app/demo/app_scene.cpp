@@ -220,6 +220,8 @@ void DemoApp::applyShowOptions() {
             render_.drawBodies = on;
         else if (name == "containers")
             render_.drawContainers = on;
+        else if (name == "wall-flow")
+            render_.drawWallFlow = on;
         else if (name == "vorticity")
             render_.vortonColor = on ? ColorMode::Vorticity : ColorMode::Density;
         else if (name == "sized")

@@ -139,7 +139,7 @@ std::string missingValueMessage(const std::vector<std::string>& args, const CLI:
 
 const std::vector<std::string>& showItemNames() {
     static const std::vector<std::string> names = {"vortons",    "tracers",   "arrows", "grid-arrows", "grid", "bodies",
-                                                   "containers", "vorticity", "sized",  "help",        "ui"};
+                                                   "containers", "wall-flow", "vorticity", "sized", "help",  "ui"};
     return names;
 }
 
