@@ -67,11 +67,11 @@ TEST(SceneBounds, AValueNestedArbitrarilyDeepIsDescribedInBoundedSpace) {
 TEST(SceneBounds, TextThatIsNotUtf8IsRefusedByByte) {
     EXPECT_EQ(firstInvalidUtf8("plain"), 5u);
     EXPECT_EQ(firstInvalidUtf8("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x8C\x8A"), 14u);  // é, €, a wave: all fine
-    EXPECT_EQ(firstInvalidUtf8("ab\xBE"), 2u);            // a continuation byte alone
-    EXPECT_EQ(firstInvalidUtf8("\xC0\xAF"), 0u);         // overlong '/'
-    EXPECT_EQ(firstInvalidUtf8("x\xED\xA0\x80"), 1u);    // a UTF-16 surrogate
-    EXPECT_EQ(firstInvalidUtf8("\xF4\x90\x80\x80"), 0u);  // past U+10FFFF
-    EXPECT_EQ(firstInvalidUtf8("\xE2\x82"), 0u);         // cut short
+    EXPECT_EQ(firstInvalidUtf8("ab\xBE"), 2u);                                      // a continuation byte alone
+    EXPECT_EQ(firstInvalidUtf8("\xC0\xAF"), 0u);                                    // overlong '/'
+    EXPECT_EQ(firstInvalidUtf8("x\xED\xA0\x80"), 1u);                               // a UTF-16 surrogate
+    EXPECT_EQ(firstInvalidUtf8("\xF4\x90\x80\x80"), 0u);                            // past U+10FFFF
+    EXPECT_EQ(firstInvalidUtf8("\xE2\x82"), 0u);                                    // cut short
     // An override whose value or path is not UTF-8 is refused by byte before it reaches the
     // document, whose serializer would throw on it; the message shows the bytes as \xNN.
     json document = parseSceneJson("{}", "empty.json");

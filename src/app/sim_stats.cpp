@@ -25,7 +25,8 @@ void StatsWriter::row(const Simulation& sim) {
     line += "," + number(d.massParticles) + "," + number(d.massGrid) + "," + number(d.maxSpeed);
     line += "," + number(d.fieldEnergy) + "," + std::to_string(sim.lastSubsteps()) + "," +
             std::to_string(sim.remeshCount()) + "," + number(d.potentialFlowEnergy) + "," + number(d.enstrophy) + "," +
-            number(d.energyViscousLoss) + "," + number(d.energySubgridLoss) + "," + number(d.energyBuoyancyWork) + "," + number(d.wallNormalSpeed);
+            number(d.energyViscousLoss) + "," + number(d.energySubgridLoss) + "," + number(d.energyBuoyancyWork) + "," +
+            number(d.wallNormalSpeed);
     for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
     for (const RigidBody& b : sim.bodies())
         if (!b.name.empty())

@@ -6,7 +6,6 @@
 namespace vfx {
 namespace {
 
-
 std::vector<SurfaceSample> sphereSamples(float radius, int count) {
     std::vector<SurfaceSample> samples(size_t(std::max(count, 1)));
     const float golden = kPi * (3.0f - std::sqrt(5.0f));  // the golden angle, rad

@@ -12,10 +12,10 @@ namespace vfx {
 class Simulation;
 
 struct WallFlowSample {
-    vec3 position{0.0f};     // world frame, m
-    vec3 normal{0.0f};       // unit, outward of the body's shape
-    float normalSpeed = 0;   // |(u - u_wall) . n|, m/s
-    int body = 0;            // index into Simulation::bodies()
+    vec3 position{0.0f};    // world frame, m
+    vec3 normal{0.0f};      // unit, outward of the body's shape
+    float normalSpeed = 0;  // |(u - u_wall) . n|, m/s
+    int body = 0;           // index into Simulation::bodies()
 };
 
 // Points on each body's surface (about kWallSamplesPerBody each) with the flow through the wall.

@@ -297,12 +297,14 @@ void DemoUi::fluidSection(UiModel& m) {
 
 void DemoUi::bodiesSection(UiModel& m) {
     std::vector<RigidBody>& bodies = m.sim->bodies();
-    if (bodies.empty()) ImGui::TextDisabled("This scene has no bodies.");
+    if (bodies.empty())
+        ImGui::TextDisabled("This scene has no bodies.");
     else {
         ImGui::Checkbox("Show wall flow", &m.render->drawWallFlow);
-        tooltip("Points on every wall as short ticks coloured by the flow through the wall there, |(u - u_wall) . n|, "
-                "relative to the fastest flow: green 0.1% or less, yellow 1%, red 10% or more. The Stats panel shows "
-                "the largest (wall flow).");
+        tooltip(
+            "Points on every wall as short ticks coloured by the flow through the wall there, |(u - u_wall) . n|, "
+            "relative to the fastest flow: green 0.1% or less, yellow 1%, red 10% or more. The Stats panel shows "
+            "the largest (wall flow).");
     }
     for (size_t i = 0; i < bodies.size(); ++i) {
         RigidBody& b = bodies[i];

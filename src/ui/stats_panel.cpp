@@ -46,8 +46,9 @@ void energyBudgetLines(const Diagnostics& d, const Diagnostics& d0) {
     if (d.wallNormalSpeed > 0.0) {
         ImGui::Text("wall flow       %.3g m/s (%.2g%% of max speed)", d.wallNormalSpeed,
                     100.0 * d.wallNormalSpeed / std::max(d.maxSpeed, 1e-12));
-        tooltip("The largest speed of the flow through a wall, |(u - u_wall) . n| over about 1,024 points on each "
-                "body's surface: zero for walls the fluid cannot cross.");
+        tooltip(
+            "The largest speed of the flow through a wall, |(u - u_wall) . n| over about 1,024 points on each "
+            "body's surface: zero for walls the fluid cannot cross.");
     }
     ImGui::Text("enstrophy       %.4g m^3/s^2", d.enstrophy);
     tooltip("Integral of |omega|^2 over the fluid: what viscosity and the subgrid model act on.");

@@ -138,8 +138,9 @@ std::string missingValueMessage(const std::vector<std::string>& args, const CLI:
 }  // namespace
 
 const std::vector<std::string>& showItemNames() {
-    static const std::vector<std::string> names = {"vortons",    "tracers",   "arrows", "grid-arrows", "grid", "bodies",
-                                                   "containers", "wall-flow", "vorticity", "sized", "help",  "ui"};
+    static const std::vector<std::string> names = {"vortons",   "tracers", "arrows",     "grid-arrows",
+                                                   "grid",      "bodies",  "containers", "wall-flow",
+                                                   "vorticity", "sized",   "help",       "ui"};
     return names;
 }
 
