@@ -53,10 +53,15 @@ void appendFaceSamples(const CollisionShape& shape, size_t f, float s, std::vect
 
 }  // namespace
 
+float surfaceSampleSpacing(const CollisionShape& shape, int targetCount) {
+    // A polytope's area is at most its circumscribed sphere's.
+    const float radius = shape.kind == ShapeKind::Sphere ? shape.radius : shape.circumscribedRadius;
+    return std::sqrt(4.0f * kPi / float(std::max(targetCount, 1))) * radius;
+}
+
 std::vector<SurfaceSample> surfaceSamples(const CollisionShape& shape, int targetCount) {
     if (shape.kind == ShapeKind::Sphere) return sphereSamples(shape.radius, targetCount);
-    // The polytope's area is at most its circumscribed sphere's.
-    const float spacing = std::sqrt(4.0f * kPi / float(std::max(targetCount, 1))) * shape.circumscribedRadius;
+    const float spacing = surfaceSampleSpacing(shape, targetCount);
     std::vector<SurfaceSample> samples;
     for (size_t f = 0; f < shape.planes.size(); ++f) appendFaceSamples(shape, f, spacing, samples);
     return samples;

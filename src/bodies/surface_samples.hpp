@@ -18,5 +18,7 @@ struct SurfaceSample {
 // it, with the spacing that would put targetCount points on its circumscribed sphere (whose
 // area bounds the polytope's, so the count stays near or below the target).
 std::vector<SurfaceSample> surfaceSamples(const CollisionShape& shape, int targetCount);
+// The distance between neighbouring samples of that layout, m.
+float surfaceSampleSpacing(const CollisionShape& shape, int targetCount);
 
 }  // namespace vfx

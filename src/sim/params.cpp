@@ -160,6 +160,9 @@ void addSourcesAndWalls(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam(
         "baroclinic", &F::baroclinic,
         "Baroclinic generation of vorticity where density gradient and gravity are not parallel (fluid buoyancy)."));
+    t.push_back(fluidParam(
+        "wall_sources", &F::wallSources,
+        "No flow through walls: every container and kinematic solid carries point sources a few sample spacings off its surface, on the side away from the fluid, whose strengths are solved each sub-step so the flow's normal speed at the surface equals the wall's (the method of fundamental solutions); a dynamic solid keeps the dipole flow it pushes aside. The vortons, tracers and bodies then move in a flow that stays in its tank; false = the free-space flow of Gourlay's part 14, which particles are pushed back from after they cross."));
     t.push_back(fluidParam("poison_test_radius", &F::poisonTestRadius,
                            "Distance from a wall within which walls poisoning acts; 0 = two grid spacings.")
                     .unit("m")

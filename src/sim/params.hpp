@@ -98,6 +98,8 @@ struct FluidParams {
     bool baroclinicSharing = true;
     // Baroclinic generation of vorticity (fluid buoyancy, part 8).
     bool baroclinic = true;
+    // No flow through walls: each body's sources cancel the flow's normal speed at its surface.
+    bool wallSources = false;
     // Reach of walls poisoning from a wall, m; 0 = two grid spacings.
     float poisonTestRadius = 0.0f;
     // Buoyancy from coverage-normalised density, so a full tank stays still (false: raw deposit).

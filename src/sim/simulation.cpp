@@ -16,6 +16,7 @@
 #include "sim/subgrid_model.hpp"
 #include "sim/time_integration.hpp"
 #include "sim/velocity_solver.hpp"
+#include "sim/wall_sources.hpp"
 
 #include <tbb/info.h>
 
@@ -52,6 +53,8 @@ struct Simulation::Workspace {
     std::vector<dvec3> pushedImpulseRates;   // and the rate each changes the vortons' impulse
     MotionHistory history;
     SphPhaseRecord lastSphPhase;
+    WallSources wallSources;
+    std::vector<vec3> flowAtWalls;  // the flow without the wall sources at their collocation points
 };
 
 const char* const kPhaseNames[kPhaseCount] = {"remesh",     "grid",      "velocity", "stretching", "walls", "density",
@@ -84,6 +87,7 @@ void Simulation::reset() {
     remeshCount_ = 0;
     strainSinceRemesh_ = 0.0f;
     remeshSpacing_ = 0.0f;
+    work_->wallSources.clear();
     remeshBaseCount_ = 0;
     walls_ = {};
     velocityGrid_ = {};
@@ -298,6 +302,10 @@ void Simulation::updateGrid() {
 
 void Simulation::computeVelocityGrid() {
     solveVelocityGrid();
+    if (fluid_.wallSources && !bodies_.empty())
+        keepFlowOffWalls();
+    else
+        work_->wallSources.clear();
     // The Jacobian serves stretching and, with the speed, sets the sub-step size.
     differentiate(velocityGrid_, jacobianGrid_);
     struct Limits {
@@ -356,6 +364,25 @@ void Simulation::solveVelocityGrid() {
         1);
     velocityAtPoints(points, velocityGrid_.values());
 }
+
+// Solves the wall sources against the vortex flow and the flows solids push aside at the walls,
+// and adds their flow to the grid (sim/wall_sources.hpp).
+void Simulation::keepFlowOffWalls() {
+    WallSources& walls = work_->wallSources;
+    if (!walls.prepare(bodies_)) return;
+    const std::vector<vec3>& points = walls.collocationPoints(bodies_);
+    std::vector<vec3>& flow = work_->flowAtWalls;
+    if (vortons_.size() > 0)
+        velocityAtPoints(points, flow);
+    else
+        flow.assign(points.size(), vec3(0.0f));
+    const std::vector<PotentialFlow> pushed = potentialFlows(bodies_, velocityGrid_, fluid_);
+    for (size_t i = 0; i < points.size(); ++i) flow[i] += potentialFlowVelocity(pushed, points[i]);
+    walls.solve(bodies_, flow);
+    walls.addToGrid(velocityGrid_);
+}
+
+vec3 Simulation::wallSourceVelocity(const vec3& x) const { return work_->wallSources.velocityAt(x); }
 
 void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const {
     if (fluid_.velocitySolver == VelocitySolver::Direct) {

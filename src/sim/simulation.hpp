@@ -102,6 +102,9 @@ public:
 
     // Velocity induced by all vortons at arbitrary points with the selected solver (no grid).
     void velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const;
+    // Velocity of the wall sources of the last sub-step (fluid.wall_sources) at a point; zero
+    // when they are off.
+    vec3 wallSourceVelocity(const vec3& x) const;
 
 private:
     template <typename F>
@@ -114,6 +117,7 @@ private:
     void updateGrid();
     void computeVelocityGrid();
     void solveVelocityGrid();
+    void keepFlowOffWalls();
     void stretchAndTilt(float dt);
     const std::vector<mat3>& velocityGradientAtVortons();
     void computeWallFields(const FluidMethodStep& method);

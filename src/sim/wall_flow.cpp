@@ -32,7 +32,7 @@ std::vector<WallFlowSample> measureWallFlow(const Simulation& sim, int samplesPe
     const std::vector<PotentialFlow> pushed = potentialFlows(bodies, sim.velocityGrid(), sim.fluid());
     for (size_t i = 0; i < samples.size(); ++i) {
         WallFlowSample& w = samples[i];
-        const vec3 u = induced[i] + potentialFlowVelocity(pushed, w.position);
+        const vec3 u = induced[i] + potentialFlowVelocity(pushed, w.position) + sim.wallSourceVelocity(w.position);
         const vec3 relative = u - bodies[size_t(w.body)].surfaceVelocity(w.position);
         w.normalSpeed = std::abs(glm::dot(relative, w.normal));
     }
