@@ -124,6 +124,23 @@ TEST(KinematicMotion, OscillatesAndRotatesAboutTheRestPose) {
     EXPECT_EQ(bodies[0].inverseMass, 0.0f);
 }
 
+TEST(KinematicMotion, AccelerationIsTheSecondDerivativeOfThePath) {
+    // x = A sin(2 pi t / T) + v t: a = -A (2 pi / T)^2 sin(2 pi t / T), the drift adds none.
+    RigidBody body = makeBody(makeBoxShape(vec3(1.0f), true), 1.0f, vec3(0.0f), MotionKind::Kinematic);
+    body.kinematic.amplitude = vec3(0.1f, 0.0f, 0.05f);
+    body.kinematic.velocity = vec3(0.0f, 0.3f, 0.0f);
+    body.kinematic.period = 1.6f;
+    const double omega = 2.0 * M_PI / 1.6;
+    for (double t : {0.0, 0.2, 0.4, 1.1}) {
+        const vec3 a = kinematicAcceleration(body, t);
+        EXPECT_NEAR(a.x, -0.1 * omega * omega * std::sin(omega * t), 1e-5);
+        EXPECT_NEAR(a.y, 0.0, 1e-6);
+        EXPECT_NEAR(a.z, -0.05 * omega * omega * std::sin(omega * t), 1e-5);
+    }
+    body.kinematic.period = 0.0f;  // a fixed pose, or a steady drift
+    EXPECT_EQ(kinematicAcceleration(body, 0.7), vec3(0.0f));
+}
+
 TEST(KinematicMotion, DriftsWithItsInitialVelocity) {
     RigidBody body;
     body.shape = makeSphereShape(0.2f, false);

@@ -76,6 +76,13 @@ void setKinematicPose(RigidBody& body, double time) {
     body.clock = time;
 }
 
+vec3 kinematicAcceleration(const RigidBody& body, double time) {
+    const KinematicMotion& k = body.kinematic;
+    if (!(k.period > 0.0f)) return vec3(0.0f);
+    const double omega = kTwoPi / double(k.period);
+    return vec3(-dvec3(k.amplitude) * (omega * omega * std::sin(omega * time)));
+}
+
 vec3 removeNormalComponents(const vec3& g, const vec3* normals, size_t count) {
     vec3 basis[3];
     return removeAlongBasis(g, basis, orthonormalSpan(normals, count, basis));

@@ -41,6 +41,8 @@ float collisionDistance(const RigidBody& body, const vec3& worldPoint, const vec
 // Pose and velocities of a kinematic body at time t: rest pose, plus drift velocity * t, plus
 // amplitude * sin(2 pi t / period), rotated by angularAmplitude * sin(2 pi t / period).
 void setKinematicPose(RigidBody& body, double time);
+// The acceleration of that motion's translation at time t, m/s^2 (rotation's terms left out).
+vec3 kinematicAcceleration(const RigidBody& body, double time);
 
 // g minus its components along the span of the normals (Gram-Schmidt in the given order, so a
 // corner removes both walls' components and repeated normals change nothing).

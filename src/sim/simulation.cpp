@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 #include "sim/dynamic_coefficient.hpp"
 
+#include "bodies/body_motion.hpp"
 #include "core/grid_differences.hpp"
 #include "core/parallel.hpp"
 #include "sim/baroclinic.hpp"
@@ -494,9 +495,21 @@ bool Simulation::gravityActsOnGrid() const {
     return false;
 }
 
+// Gravity as the fluid feels it: with wall sources the fluid in a container moves with it, and in
+// the container's frame an acceleration a adds -a to gravity (the rho' a the Boussinesq form keeps
+// out of the inertia, kept as the baroclinic term of a tank that is not in free fall). The first
+// kinematic container counts; its rotation's terms are left out.
+vec3 Simulation::buoyancyGravity() const {
+    if (!fluid_.wallSources) return fluid_.gravity;
+    for (const RigidBody& body : bodies_)
+        if (body.isHole() && body.motion == MotionKind::Kinematic)
+            return fluid_.gravity - kinematicAcceleration(body, substepTime_);
+    return fluid_.gravity;
+}
+
 void Simulation::generateBaroclinicVorticity(float dt) {
     if (!gravityActsOnGrid()) return;
-    const vec3 g = fluid_.gravity;
+    const vec3 g = buoyancyGravity();
     if (fluid_.baroclinicSharing && fluid_.densityGradient == GradientSource::Grid) {
         work_->baroclinic.apply(work_->density.gradientGrid(), partition_, g, fluid_.ambientDensity, dt, vortons_);
         return;

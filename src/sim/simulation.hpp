@@ -123,6 +123,7 @@ private:
     void computeWallFields(const FluidMethodStep& method);
     void computeDensityGradient();
     bool gravityActsOnGrid() const;
+    vec3 buoyancyGravity() const;
     void generateBaroclinicVorticity(float dt);
     void diffuse(float dt);
     void runMethodPhases(const FluidMethodStep& method, float dt);

@@ -208,11 +208,30 @@ void WallSources::addToGrid(UniformGrid<vec3>& grid) const {
     if (strength_.empty()) return;
     const GridShape& shape = grid.shape();
     const ivec3 n = shape.points;
+    const size_t count = strength_.size();
+    // A grid row at a time, sources outside and the row's points inside so the inner loop
+    // vectorises; each point still sums the sources in order (the same bits for any threads).
     parallelForEach(
         0, size_t(n.z) * size_t(n.y),
         [&](size_t row) {
             const int z = int(row / size_t(n.y)), y = int(row % size_t(n.y));
-            for (int x = 0; x < n.x; ++x) grid.at(x, y, z) += velocityAt(shape.pointPosition(x, y, z));
+            const size_t length = size_t(n.x);
+            std::vector<float> px(length), ux(length, 0.0f), uy(length, 0.0f), uz(length, 0.0f);
+            for (size_t x = 0; x < length; ++x) px[x] = shape.pointPosition(int(x), y, z).x;
+            const vec3 first = shape.pointPosition(0, y, z);
+            for (size_t j = 0; j < count; ++j) {
+                const float dy = first.y - sy_[j], dz = first.z - sz_[j], q = strength_[j] * kInverseFourPi;
+                const float core = core_[j], sx = sx_[j], across2 = dy * dy + dz * dz;
+                for (size_t x = 0; x < length; ++x) {
+                    const float dx = px[x] - sx;
+                    const float distance = std::max(std::sqrt(dx * dx + across2), core);
+                    const float w = q / (distance * distance * distance);
+                    ux[x] += w * dx;
+                    uy[x] += w * dy;
+                    uz[x] += w * dz;
+                }
+            }
+            for (size_t x = 0; x < length; ++x) grid.at(int(x), y, z) += vec3(ux[x], uy[x], uz[x]);
         },
         1);
 }
