@@ -1,6 +1,6 @@
 #pragma once
 // Bodies for the body and coupling tests: a body of a shape, density, position and motion with
-// its mass properties, and a kinematic box container.
+// its mass properties, a kinematic body drifting at a velocity, and a kinematic box container.
 #include "bodies/body.hpp"
 #include "bodies/shapes.hpp"
 
@@ -15,6 +15,16 @@ inline RigidBody makeBody(CollisionShape shape, float density, vec3 position = v
     body.density = density;
     body.position = position;
     body.motion = motion;
+    finalizeBodyMass(body);
+    return body;
+}
+
+// A kinematic body drifting at `velocity` (a fixed pose when zero): a moving wall.
+inline RigidBody makeMovingBody(CollisionShape shape, const vec3& velocity) {
+    RigidBody body;
+    body.shape = std::move(shape);
+    body.motion = MotionKind::Kinematic;
+    body.velocity = velocity;
     finalizeBodyMass(body);
     return body;
 }

@@ -373,10 +373,12 @@ void Simulation::keepFlowOffWalls() {
     if (!walls.prepare(bodies_)) return;
     const std::vector<vec3>& points = walls.collocationPoints(bodies_);
     std::vector<vec3>& flow = work_->flowAtWalls;
-    if (vortons_.size() > 0)
-        velocityAtPoints(points, flow);
-    else
+    if (vortons_.size() == 0)
         flow.assign(points.size(), vec3(0.0f));
+    else if (fluid_.velocitySolver == VelocitySolver::Tree)
+        work_->tree.velocity(points, flow, fluid_.treeOpeningAngle);  // built by solveVelocityGrid
+    else
+        velocityAtPoints(points, flow);
     const std::vector<PotentialFlow> pushed = potentialFlows(bodies_, velocityGrid_, fluid_);
     for (size_t i = 0; i < points.size(); ++i) flow[i] += potentialFlowVelocity(pushed, points[i]);
     walls.solve(bodies_, flow);

@@ -149,8 +149,10 @@ double WallSources::otherSourcesNormalSpeed(size_t body, const vec3& x, const ve
 }
 
 void WallSources::solve(const std::vector<RigidBody>& bodies, const std::vector<vec3>& flowAtCollocation) {
-    // One sweep is exact for a single body; more let bodies see each other's sources.
-    const int sweeps = layouts_.size() > 1 ? 3 : 1;
+    // One sweep is exact when one body carries sources; more let bodies see each other's.
+    const size_t carrying =
+        size_t(std::count_if(layouts_.begin(), layouts_.end(), [](const Layout& l) { return !l.point.empty(); }));
+    const int sweeps = carrying > 1 ? 3 : 1;
     std::vector<double> rhs;
     for (int sweep = 0; sweep < sweeps; ++sweep)
         for (size_t b = 0; b < layouts_.size(); ++b) {

@@ -38,7 +38,6 @@ public:
     vec3 velocityAt(const vec3& x) const;
     // Adds the sources' velocity at every grid point.
     void addToGrid(UniformGrid<vec3>& grid) const;
-    size_t sourceCount() const { return strength_.size(); }
 
 private:
     struct ShapeKey {
