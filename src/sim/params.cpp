@@ -31,6 +31,10 @@ const std::vector<std::string>& EnumNames<StretchingScheme>::names() {
     static const std::vector<std::string> n{"classic", "transpose", "mixed"};
     return n;
 }
+const std::vector<std::string>& EnumNames<StretchingIntegrator>::names() {
+    static const std::vector<std::string> n{"explicit", "exponential"};
+    return n;
+}
 const std::vector<std::string>& EnumNames<SubgridModel>::names() {
     static const std::vector<std::string> n{"none", "smagorinsky", "vreman", "wale", "sigma", "dynamic"};
     return n;
@@ -92,6 +96,9 @@ void addVelocity(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam(
         "stretching_scheme", &F::stretchingScheme,
         "Form of the stretching term: (omega . grad) u (classic), its transpose (conserves total vorticity), or their mean (mixed)."));
+    t.push_back(fluidParam(
+        "stretching_integrator", &F::stretchingIntegrator,
+        "How a sub-step applies stretching, d(omega)/dt = M omega: explicit adds dt times the two-step Adams-Bashforth rate (Euler without adams_bashforth), accurate while max|grad u| dt stays small; exponential multiplies omega by exp(dt M) with M extrapolated to the sub-step's middle (second-order Magnus), exact for a frozen gradient, so rotation and compression never grow omega however large the sub-step."));
     t.push_back(
         fluidParam(
             "core_overlap", &F::coreOverlap,

@@ -14,6 +14,7 @@ enum class Poisoning { None, Hits, Walls };
 enum class PoisonVariant { Serial, Atomic, Partitioned };
 enum class VelocitySolver { Tree, Direct };
 enum class StretchingScheme { Classic, Transpose, Mixed };
+enum class StretchingIntegrator { Explicit, Exponential };
 enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma, Dynamic };
 
 template <>
@@ -38,6 +39,10 @@ struct EnumNames<VelocitySolver> {
 };
 template <>
 struct EnumNames<StretchingScheme> {
+    static const std::vector<std::string>& names();
+};
+template <>
+struct EnumNames<StretchingIntegrator> {
     static const std::vector<std::string>& names();
 };
 template <>
@@ -70,6 +75,8 @@ struct FluidParams {
     bool stretching = true;
     // (omega . grad) u, its transpose (conserves total vorticity) or their mean.
     StretchingScheme stretchingScheme = StretchingScheme::Transpose;
+    // How a sub-step applies stretching: explicit two-step rule or the exponential of the gradient.
+    StretchingIntegrator stretchingIntegrator = StretchingIntegrator::Explicit;
     // Core radius sigma over particle spacing h: above 1 the cores overlap, smooth enough for
     // stretching (Beale-Majda); 0 keeps each vorton's own radius.
     float coreOverlap = 1.5f;

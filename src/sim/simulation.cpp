@@ -14,6 +14,7 @@
 #include "sim/particle_advection.hpp"
 #include "sim/remesh.hpp"
 #include "sim/sph.hpp"
+#include "sim/stretching.hpp"
 #include "sim/subgrid_model.hpp"
 #include "sim/time_integration.hpp"
 #include "sim/velocity_solver.hpp"
@@ -185,7 +186,7 @@ void Simulation::substep(float dt) {
     if (fluid_.stretching)
         runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
     else
-        work_->history.stretching.clear();  // a later stretching step has no last rate
+        work_->history.clearStretching();  // a later stretching step has no last rate
     runPhase(Phase::Walls, [&] { computeWallFields(method); });
     runPhase(Phase::Density, [&] {
         work_->density.depositVortons(vortons_, partition_, gridShape_);
@@ -399,38 +400,9 @@ void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<v
 // --- 3. stretching and tilting ---------------------------------------------------------------
 
 void Simulation::stretchAndTilt(float dt) {
-    // J * omega = (omega . grad) u with column j of J holding du/dx_j (computed with the velocity).
-    MotionHistory& history = work_->history;
-    const bool twoStep = fluid_.adamsBashforth && history.stretching.size() == vortons_.size();
-    const StepWeights weights = adamsBashforthWeights(twoStep, dt, history.dt);
-    history.stretching.resize(vortons_.size());
-    // Moving bodies' potential flow stretches and tilts vortex lines too.
-    const std::vector<PotentialFlow>& pushed = work_->pushedFlows;
-    const std::vector<mat3>& gradient = velocityGradientAtVortons();
-    parallelForEachStable(
-        0, vortons_.size(),
-        [&](size_t i) {
-            const vec3 x = vortons_.position[i];
-            const mat3 j = pushed.empty() ? gradient[i] : gradient[i] + potentialFlowGradient(pushed, x);
-            const vec3 w = vortons_.vorticity[i];
-            vec3 rate;
-            switch (fluid_.stretchingScheme) {
-                case StretchingScheme::Classic:
-                    rate = j * w;
-                    break;
-                case StretchingScheme::Transpose:
-                    rate = glm::transpose(j) * w;
-                    break;
-                default:
-                    rate = 0.5f * (j * w + glm::transpose(j) * w);
-                    break;
-            }
-            const vec3 previous = history.stretching[i];
-            history.stretching[i] = rate;
-            const StepWeights use = movedByWall(vortons_, i) ? StepWeights{} : weights;
-            vortons_.vorticity[i] = w + dt * (use.current * rate + use.previous * previous);
-        },
-        1024);
+    const StretchingInputs in{velocityGradientAtVortons(), work_->pushedFlows, fluid_.stretchingScheme,
+                              fluid_.stretchingIntegrator, fluid_.adamsBashforth};
+    stretchVortons(in, vortons_, work_->history, dt);
 }
 
 // The velocity gradient at each vorton, looked up once per sub-step (stretching and the subgrid

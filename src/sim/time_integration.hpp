@@ -12,17 +12,22 @@ namespace vfx {
 // Rates of the last sub-step, per particle, for the two-step rule. Valid only for the particle
 // set they were taken on: a remesh, a reset or a change of count drops them.
 struct MotionHistory {
-    std::vector<vec3> vortonVelocity;  // vortex velocity at each vorton, m/s
-    std::vector<vec3> stretching;      // d(omega)/dt from stretching and tilting, 1/s^2
-    std::vector<vec3> tracerVelocity;  // m/s
-    float dt = 0.0f;                   // the sub-step they were used for, s; 0 = none
+    std::vector<vec3> vortonVelocity;    // vortex velocity at each vorton, m/s
+    std::vector<vec3> stretching;        // d(omega)/dt from stretching and tilting, 1/s^2
+    std::vector<mat3> stretchingMatrix;  // M of d(omega)/dt = M omega (exponential stretching), 1/s
+    std::vector<vec3> tracerVelocity;    // m/s
+    float dt = 0.0f;                     // the sub-step they were used for, s; 0 = none
 
     // The vortons' rates only (a remesh makes new vortons): the tracers are the same particles
     // in a flow that is continuous across the remesh, so they keep their last velocity and the
     // two-step rule (without it they would take the midpoint rule, a second lookup each).
     void clearVortons() {
         vortonVelocity.clear();
+        clearStretching();
+    }
+    void clearStretching() {
         stretching.clear();
+        stretchingMatrix.clear();
     }
 };
 

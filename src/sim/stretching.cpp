@@ -1,0 +1,74 @@
+#include "sim/stretching.hpp"
+
+#include "core/matrix_exponential.hpp"
+#include "core/neighbour_search.hpp"
+
+namespace vfx {
+
+namespace {
+
+// M of d(omega)/dt = M omega for the scheme, from J (column j = du/dx_j, so J omega = (omega . grad) u).
+mat3 stretchingMatrix(StretchingScheme scheme, const mat3& j) {
+    switch (scheme) {
+        case StretchingScheme::Classic:
+            return j;
+        case StretchingScheme::Transpose:
+            return glm::transpose(j);
+        default:
+            return 0.5f * (j + glm::transpose(j));
+    }
+}
+
+mat3 matrixAt(const StretchingInputs& in, const Vortons& v, size_t i) {
+    const mat3 j =
+        in.pushed.empty() ? in.gradient[i] : in.gradient[i] + potentialFlowGradient(in.pushed, v.position[i]);
+    return stretchingMatrix(in.scheme, j);
+}
+
+void stretchExplicitly(const StretchingInputs& in, Vortons& v, MotionHistory& history, float dt, StepWeights weights) {
+    history.stretching.resize(v.size());
+    history.stretchingMatrix.clear();
+    parallelForEachStable(
+        0, v.size(),
+        [&](size_t i) {
+            const vec3 rate = matrixAt(in, v, i) * v.vorticity[i];
+            const vec3 previous = history.stretching[i];
+            history.stretching[i] = rate;
+            const StepWeights use = movedByWall(v, i) ? StepWeights{} : weights;
+            v.vorticity[i] += dt * (use.current * rate + use.previous * previous);
+        },
+        1024);
+}
+
+void stretchExponentially(const StretchingInputs& in, Vortons& v, MotionHistory& history, float dt,
+                          StepWeights weights) {
+    history.stretchingMatrix.resize(v.size());
+    history.stretching.clear();
+    parallelForEachStable(
+        0, v.size(),
+        [&](size_t i) {
+            const mat3 now = matrixAt(in, v, i);
+            const mat3 previous = history.stretchingMatrix[i];
+            history.stretchingMatrix[i] = now;
+            // The two-step weights (1 + r/2, -r/2) extrapolate M linearly to t + dt/2 as well.
+            const StepWeights use = movedByWall(v, i) ? StepWeights{} : weights;
+            const mat3 middle = use.twoStep() ? use.current * now + use.previous * previous : now;
+            v.vorticity[i] = exponentialTimes(dt * middle, v.vorticity[i]);
+        },
+        1024);
+}
+
+}  // namespace
+
+void stretchVortons(const StretchingInputs& in, Vortons& vortons, MotionHistory& history, float dt) {
+    const bool exponential = in.integrator == StretchingIntegrator::Exponential;
+    const size_t kept = exponential ? history.stretchingMatrix.size() : history.stretching.size();
+    const bool twoStep = in.twoStep && kept == vortons.size();
+    const StepWeights weights = adamsBashforthWeights(twoStep, dt, history.dt);
+    if (exponential)
+        stretchExponentially(in, vortons, history, dt, weights);
+    else
+        stretchExplicitly(in, vortons, history, dt, weights);
+}
+
+}  // namespace vfx
