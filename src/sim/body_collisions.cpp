@@ -195,8 +195,8 @@ void countPatchSharing(ContactLists& lists, size_t contactCount) {
         1);
 }
 
-// No-slip vorticity for every vorton in contact; the sheet of a wall patch is split among the
-// vortons on it, so fluid crowded against a wall does not multiply the wall's circulation.
+// No-slip vorticity for every vorton in contact (fluid.no_slip; free slip keeps it); the sheet of
+// a wall patch is split among the vortons on it, so fluid crowded against a wall does not multiply the wall's circulation.
 // Returns the spin angular momentum the vortons gained (a fluid ball rotating at omega/2 has
 // L = 2/5 m sigma^2 omega/2).
 dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidParams& fluid) {
@@ -207,8 +207,9 @@ dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidPa
             for (size_t c = begin; c < end; ++c)
                 for (const ContactRecord& r : lists[c]) {
                     const size_t i = r.index;
-                    const vec3 vorticity =
-                        noSlipVorticity(v.vorticity[i], r.normal, r.slip / float(r.sharing), v.contactRadius(i));
+                    const vec3 vorticity = fluid.noSlip ? noSlipVorticity(v.vorticity[i], r.normal,
+                                                                          r.slip / float(r.sharing), v.contactRadius(i))
+                                                        : v.vorticity[i];
                     const double mass = double((fluid.ambientDensity + v.density[i]) * v.volume(i));
                     const double sigma = v.contactRadius(i);
                     spin += dvec3(vorticity - v.vorticity[i]) * (0.2 * mass * sigma * sigma);

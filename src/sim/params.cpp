@@ -170,6 +170,9 @@ void addSourcesAndWalls(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam(
         "wall_sources", &F::wallSources,
         "Experimental (a dynamic solid near a wall can still destabilise the flow, docs/design.md). No flow through walls: every container and kinematic solid carries point sources a few sample spacings off its surface, on the side away from the fluid, whose strengths are solved each sub-step so the flow's normal speed at the surface equals the wall's (the method of fundamental solutions); a dynamic solid keeps the dipole flow it pushes aside. The fluid then moves with a moving container, so the container's acceleration enters the baroclinic term (gravity minus the acceleration, as in the container's frame). The vortons, tracers and bodies then move in a flow that stays in its tank; false = the free-space flow of Gourlay's part 14, which particles are pushed back from after they cross."));
+    t.push_back(fluidParam(
+        "no_slip", &F::noSlip,
+        "No slip at containers and kinematic solids: a vorton touching the wall takes the vortex sheet n x (u - u_wall) that stops the fluid sliding along it, so walls shed vorticity (Gourlay's part 14). false = free slip: walls keep particles out (and, with wall_sources, the flow off them) without adding vorticity, the inviscid limit in which a vortex ring meets a wall as its image ring drives it."));
     t.push_back(fluidParam("poison_test_radius", &F::poisonTestRadius,
                            "Distance from a wall within which walls poisoning acts; 0 = two grid spacings.")
                     .unit("m")

@@ -107,6 +107,8 @@ struct FluidParams {
     bool baroclinic = true;
     // No flow through walls: each body's sources cancel the flow's normal speed at its surface.
     bool wallSources = false;
+    // Vortons touching a container or kinematic solid take the wall's vortex sheet (false: free slip).
+    bool noSlip = true;
     // Reach of walls poisoning from a wall, m; 0 = two grid spacings.
     float poisonTestRadius = 0.0f;
     // Buoyancy from coverage-normalised density, so a full tank stays still (false: raw deposit).
