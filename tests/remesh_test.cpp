@@ -3,6 +3,7 @@
 // receive nothing beyond them, lattice vortons stay as they are, any thread count gives the same
 // bits.
 #include "sim/remesh.hpp"
+#include "sim/simulation.hpp"
 #include "test_helpers.hpp"
 
 #include <gtest/gtest.h>
@@ -195,6 +196,59 @@ TEST(Remesh, BudgetCoarsensTheLatticeAndKeepsTheTotals) {
     EXPECT_LE(v.size(), 2000u);
     EXPECT_GT(remesher.lastSpacing(), settings.spacing);
     expectSameMoments(before, momentsOf(v));
+}
+
+// The hard cap keeps exactly `cap` nodes, the strongest, and the least correction restores total
+// vorticity, linear impulse and mass (the mass centre is not among the totals the cap keeps).
+// Without the correction the dropped nodes would take their share of each total with them.
+TEST(Remesh, HardCapKeepsTheStrongestNodesAndTheTotals) {
+    Vortons v = randomBlob(4000, 6);
+    const Moments before = momentsOf(v);
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = 0.05f;
+    settings.threshold = 0.0f;
+    settings.hardCap = 1500;  // no maxCount: the lattice is not coarsened first
+    ASSERT_TRUE(remesher.apply(v, settings));
+    EXPECT_EQ(v.size(), 1500u);
+    EXPECT_FLOAT_EQ(remesher.lastSpacing(), settings.spacing);
+    const Moments after = momentsOf(v);
+    const double tolerance = 2e-5 * before.strength;
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], tolerance);
+    EXPECT_NEAR(glm::length(after.impulse - before.impulse), 0.0, tolerance);
+    EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
+}
+
+// A uniform lattice ties every node's significance: the cap still keeps exactly `cap` of them.
+TEST(Remesh, HardCapBreaksTiesDeterministically) {
+    Vortons v;
+    for (int x = 0; x < 20; ++x)
+        for (int y = 0; y < 20; ++y)
+            for (int z = 0; z < 5; ++z) test::addShare(v, vec3(x, y, z) * 0.1f, vec3(0.0f, 0.0f, 1.0f), 0.5f, 0.001f);
+    RemeshSettings settings;
+    settings.spacing = 0.1f;
+    settings.threshold = 1e-3f;
+    settings.hardCap = 700;
+    Vortons first = v, second = v;
+    Remesher a, b;
+    ASSERT_TRUE(a.apply(first, settings));
+    ASSERT_TRUE(b.apply(second, settings));
+    EXPECT_EQ(first.size(), 700u);
+    EXPECT_EQ(first.position, second.position);
+}
+
+// fluid.max_vortons holds at every step of a falling heavy blob, from a start above the cap (the
+// first step remeshes) through the remeshes that would grow the count past it.
+TEST(Remesh, MaxVortonsHoldsAtEveryStep) {
+    Simulation sim;
+    sim.fluid().gravity = vec3(0.0f, -10.0f, 0.0f);
+    sim.fluid().maxVortons = 1500;
+    sim.vortons() = randomBlob(4000, 7);
+    for (int step = 0; step < 30; ++step) {
+        sim.step(1.0f / 30.0f);
+        ASSERT_LE(sim.vortons().size(), 1500u) << "after step " << step;
+    }
+    EXPECT_GT(sim.remeshCount(), 2);
 }
 
 TEST(Remesh, SameResultForAnyThreadCount) {

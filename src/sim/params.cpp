@@ -140,6 +140,12 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
             .atMost(1000));
     t.push_back(
         fluidParam(
+            "max_vortons", &F::maxVortons,
+            "Most vortons there may ever be, whatever vorton_budget allows (0 = no cap): a bound on a frame's cost. A remesh first coarsens its lattice toward it; if the lattice still holds more nodes, only the strongest are kept (by strength and mass deviation) and their strengths and densities take the least correction that keeps total vorticity, linear impulse and mass exact. More vortons than this (at the start, or after the cap is lowered) trigger a remesh at the next step. VPM only.")
+            .atLeast(0)
+            .atMost(100000000));
+    t.push_back(
+        fluidParam(
             "remesh_threshold", &F::remeshThreshold,
             "Lattice nodes whose vorticity and mass-deviation strengths are both below this share of the largest are not kept as vortons when remeshing.")
             .atLeast(0)

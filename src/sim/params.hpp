@@ -92,6 +92,8 @@ struct FluidParams {
     float remeshStrain = 1.0f;
     // Most vortons a remesh may make, times the count at the first remesh (0 = no limit).
     float vortonBudget = 2.5f;
+    // Most vortons there may ever be (0 = no cap): a remesh past it keeps the strongest.
+    int maxVortons = 0;
     // Remesh lattice nodes below this share of the largest strength hand it to a neighbour.
     float remeshThreshold = 1e-3f;
     // Viscous diffusion by particle strength exchange (PSE).

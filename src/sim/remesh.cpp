@@ -1,5 +1,7 @@
 #include "sim/remesh.hpp"
 
+#include "sim/remesh_totals.hpp"
+
 #include "core/parallel.hpp"
 
 #include <algorithm>
@@ -100,9 +102,13 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
         if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) break;
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
     }
+    const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
+    const VortonTotals before = capped ? vortonTotals(v) : VortonTotals{};
+    if (capped) kept = keepStrongest(settings.hardCap);
     Vortons out;
     out.resize(kept);
     collect(settings.coreOverlap, out);
+    if (capped) restoreTotals(out, before);
     v = std::move(out);
     lastSpacing_ = h;
     return true;
@@ -330,7 +336,32 @@ void Remesher::mergeDropped() {
         }
 }
 
+// A node's significance is the larger of its strength and mass deviation over the largest; the
+// `cap` most significant nodes are kept (ties go to the lower index, so the choice is deterministic).
+size_t Remesher::keepStrongest(size_t cap) {
+    float maxStrength = 0.0f, maxMass = 0.0f;
+    std::vector<size_t> candidates;
+    for (size_t k = 0; k < nodes_.size(); ++k) {
+        if (!keeps(nodes_[k])) continue;
+        candidates.push_back(k);
+        maxStrength = std::max(maxStrength, glm::length(nodes_[k].strength));
+        maxMass = std::max(maxMass, std::abs(nodes_[k].mass));
+    }
+    const auto significance = [&](size_t k) {
+        return std::max(maxStrength > 0.0f ? glm::length(nodes_[k].strength) / maxStrength : 0.0f,
+                        maxMass > 0.0f ? std::abs(nodes_[k].mass) / maxMass : 0.0f);
+    };
+    std::nth_element(candidates.begin(), candidates.begin() + ptrdiff_t(cap), candidates.end(),
+                     [&](size_t a, size_t b) {
+                         const float sa = significance(a), sb = significance(b);
+                         return sa > sb || (sa == sb && a < b);
+                     });
+    for (size_t j = cap; j < candidates.size(); ++j) nodes_[candidates[j]].dropped = true;
+    return countKeptNodes();
+}
+
 bool Remesher::keeps(const Node& node) const {
+    if (node.dropped) return false;
     // A sliver by a wall that found no neighbour to merge into is left out.
     if (node.nearWall && !(node.volume > kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h)) return false;
     return glm::length(node.strength) > strengthCut_ || std::abs(node.mass) > massCut_;

@@ -22,6 +22,7 @@ float m4PrimeWeight(float x);
 struct RemeshSettings {
     float spacing = 0.0f;      // lattice spacing h, m (grown when the result would exceed maxCount)
     size_t maxCount = 0;       // most vortons the lattice may produce (0 = no limit)
+    size_t hardCap = 0;        // most vortons ever (0 = none): past it the weakest nodes are left out
     float coreOverlap = 1.5f;  // new vortons' sigma / h
     float threshold = 1e-4f;   // nodes below this share of the largest strength are dropped
 };
@@ -33,7 +34,10 @@ public:
 
     // Replaces the vortons by lattice vortons of volume h^3. Returns false (and leaves the vortons
     // alone) if the lattice box would be unreasonably large (a vorton flung far from the rest).
-    // When the lattice would hold more than maxCount vortons it is coarsened until it does not.
+    // When the lattice would hold more than maxCount vortons it is coarsened until it does not;
+    // if it still holds more than hardCap, only the hardCap strongest nodes are kept and their
+    // strengths and densities corrected so total vorticity, linear impulse and mass stay exact
+    // (sim/remesh_totals.hpp).
     // With a fluid region, no lattice node outside it receives anything: a vorton whose footprint
     // reaches past a wall shares its strengths among its nodes in the fluid only (its weights
     // renormalised, so total vorticity and mass are still conserved exactly), and the nodes such
@@ -54,12 +58,15 @@ private:
         float mass = 0.0f;      // sum of w * rho' V
         float volume = 0.0f;    // sum of w * V
         bool nearWall = false;  // reached by a vorton whose footprint a wall cut
+        bool dropped = false;   // left out by the hard cap
     };
     // Deposits every vorton onto lattice_; returns the number of nodes kept.
     size_t deposit(const Vortons& vortons, float threshold, const FluidRegion& fluidRegion);
     void bucketByPlane(const std::vector<Footprint>& footprint);
     void scatterToNodes(const Vortons& vortons, const std::vector<Footprint>& footprint, bool walls);
     size_t countKeptNodes();
+    // Raises the cuts so that at most `cap` nodes are kept; returns the count kept.
+    size_t keepStrongest(size_t cap);
     // Vortons whose M4' footprint reaches past a wall switch to linear weights on fluid nodes
     // only, renormalised (cutScale_); their nodes are marked nearWall.
     void shareAmongFluidNodes(const Vortons& vortons, const FluidRegion& fluidRegion,

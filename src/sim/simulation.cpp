@@ -217,7 +217,10 @@ int Simulation::substepsFor(float remaining, int taken) const {
 }
 
 bool Simulation::remeshDue() const {
-    return vortons_.size() > 0 && fluidMethodStep(fluid_.method).remeshDue(strainSinceRemesh_, fluid_);
+    if (vortons_.size() == 0) return false;
+    const FluidMethodStep& method = fluidMethodStep(fluid_.method);
+    const bool overCap = fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons);
+    return method.remeshDue(strainSinceRemesh_, fluid_) || (overCap && method.method() == FluidMethod::Vpm);
 }
 
 void Simulation::remesh() {
@@ -235,6 +238,9 @@ void Simulation::remesh() {
     settings.maxCount = fluid_.vortonBudget > 0.0f
                             ? std::max<size_t>(size_t(double(fluid_.vortonBudget) * double(remeshBaseCount_)), 1)
                             : 0;
+    settings.hardCap = size_t(std::max(fluid_.maxVortons, 0));
+    if (settings.hardCap > 0)
+        settings.maxCount = settings.maxCount > 0 ? std::min(settings.maxCount, settings.hardCap) : settings.hardCap;
     settings.coreOverlap = fluid_.coreOverlap > 0.0f ? fluid_.coreOverlap : 1.5f;
     settings.threshold = fluid_.remeshThreshold;
     // With bodies, the lattice leaves out what lies inside solids or outside containers.
