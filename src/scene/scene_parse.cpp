@@ -10,6 +10,7 @@
 #include "scene/scene_override.hpp"
 #include "scene/scene_validate.hpp"
 #include "scene/schema.hpp"
+#include "sim/quality.hpp"
 
 #include <map>
 
@@ -24,6 +25,12 @@ void readParams(const json& document, Scene& scene, const SceneReporter& r) {
     for (auto it = fluid.object().begin(); it != fluid.object().end(); ++it) {
         const std::string problem = setFluidParam(scene.fluid, it.key(), it.value());
         if (!problem.empty()) r.fail(fluid.pointer(it.key()), problem);
+    }
+    // A quality level sets its parameters first; the ones the file gives beside it win.
+    if (scene.fluid.quality != Quality::Custom) {
+        applyQuality(scene.fluid.quality, scene.fluid);
+        for (auto it = fluid.object().begin(); it != fluid.object().end(); ++it)
+            if (it.key() != "quality") setFluidParam(scene.fluid, it.key(), it.value());
     }
     const json timeSection = document.value("time", json::object());
     const SceneFields time(timeSection, "time", "/time");

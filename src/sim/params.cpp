@@ -3,6 +3,8 @@
 // the members' own (sim/params.hpp).
 #include "sim/param_declarations.hpp"
 
+#include "sim/quality.hpp"
+
 #include <stdexcept>
 
 namespace vfx {
@@ -33,6 +35,10 @@ const std::vector<std::string>& EnumNames<StretchingScheme>::names() {
 }
 const std::vector<std::string>& EnumNames<StretchingIntegrator>::names() {
     static const std::vector<std::string> n{"explicit", "exponential"};
+    return n;
+}
+const std::vector<std::string>& EnumNames<Quality>::names() {
+    static const std::vector<std::string> n{"custom", "preview", "game", "film"};
     return n;
 }
 const std::vector<std::string>& EnumNames<SubgridModel>::names() {
@@ -108,6 +114,12 @@ void addVelocity(std::vector<ParamSpec>& t) {
 }
 
 void addTimeStepping(std::vector<ParamSpec>& t) {
+    static const std::string qualityText =
+        "A level that sets the sub-step limits, the remesh budget and the velocity grid together, for a cost per frame: " +
+        describeQualityLevels() +
+        " custom leaves them as set. In a scene file the parameters given beside it override its values; "
+        "changed live (panels, Python, fluid() in an engine) it applies at the next step.";
+    t.push_back(fluidParam("quality", &F::quality, qualityText.c_str()));
     t.push_back(
         fluidParam(
             "cfl_limit", &F::cflLimit,

@@ -15,6 +15,7 @@ enum class PoisonVariant { Serial, Atomic, Partitioned };
 enum class VelocitySolver { Tree, Direct };
 enum class StretchingScheme { Classic, Transpose, Mixed };
 enum class StretchingIntegrator { Explicit, Exponential };
+enum class Quality { Custom, Preview, Game, Film };
 enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma, Dynamic };
 
 template <>
@@ -43,6 +44,10 @@ struct EnumNames<StretchingScheme> {
 };
 template <>
 struct EnumNames<StretchingIntegrator> {
+    static const std::vector<std::string>& names();
+};
+template <>
+struct EnumNames<Quality> {
     static const std::vector<std::string>& names();
 };
 template <>
@@ -80,6 +85,9 @@ struct FluidParams {
     // Core radius sigma over particle spacing h: above 1 the cores overlap, smooth enough for
     // stretching (Beale-Majda); 0 keeps each vorton's own radius.
     float coreOverlap = 1.5f;
+    // A level that sets the sub-step limits, remesh policy, grid and vorton budget together
+    // (sim/quality.hpp); custom leaves them as set.
+    Quality quality = Quality::Custom;
     // Largest |u| dt / h_grid a sub-step may take (CFL).
     float cflLimit = 1.0f;
     // Largest max|grad u| dt a sub-step may take: bounds one explicit stretching update.

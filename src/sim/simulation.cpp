@@ -12,6 +12,7 @@
 #include "sim/grid_lookups.hpp"
 #include "sim/param_declarations.hpp"
 #include "sim/particle_advection.hpp"
+#include "sim/quality.hpp"
 #include "sim/remesh.hpp"
 #include "sim/sph.hpp"
 #include "sim/stretching.hpp"
@@ -150,7 +151,14 @@ void Simulation::checkFinite(Phase phase) const {
     if (!ok) throw NonFiniteError(stepCount_ + 1, phaseName(phase));
 }
 
+void Simulation::applyQualityIfChanged() {
+    if (fluid_.quality == appliedQuality_) return;
+    applyQuality(fluid_.quality, fluid_);
+    appliedQuality_ = fluid_.quality;
+}
+
 void Simulation::step(float frameDt) {
+    applyQualityIfChanged();
     requireValidParams(fluid_);  // the panels and an embedding engine edit fluid() in place
     const auto start = std::chrono::steady_clock::now();
     timers_.beginStep();

@@ -55,6 +55,9 @@ public:
 
     // Empties particles and bodies and restarts the clock (step 0, time 0); keeps parameters.
     void reset();
+    // fluid().quality changed since the last step writes its level's values at the next step;
+    // this marks the current level as written (a scene loader that applied it itself).
+    void markQualityApplied() { appliedQuality_ = fluid_.quality; }
 
     // 0 = all hardware threads. Results are identical for any value.
     void setThreads(int threads);
@@ -107,6 +110,7 @@ public:
     vec3 wallSourceVelocity(const vec3& x) const;
 
 private:
+    void applyQualityIfChanged();
     template <typename F>
     void runPhase(Phase phase, F&& body);
     void checkFinite(Phase phase) const;
@@ -130,6 +134,7 @@ private:
     void interactWithBodies(float dt);
 
     FluidParams fluid_;
+    Quality appliedQuality_ = Quality::Custom;
     Vortons vortons_;
     Tracers tracers_;
     std::vector<RigidBody> bodies_;
