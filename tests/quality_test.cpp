@@ -49,5 +49,39 @@ TEST(Quality, ChangedLiveItAppliesAtTheNextStepAndKeepsLaterEdits) {
     EXPECT_FLOAT_EQ(sim.fluid().cflLimit, 0.8f);
 }
 
+// The author's dye drop (ball r 1, density +10, gravity 10, nu 0.01) falling for 5 s: the fall of
+// its tracers' mass centre (m) and its impulse along y.
+struct DropAtFiveSeconds {
+    double fall = 0.0, impulse = 0.0;
+};
+
+DropAtFiveSeconds authorsDrop(const char* quality, float dt) {
+    const nlohmann::json document = {
+        {"fluid", {{"gravity", {0, -10, 0}}, {"viscosity", 0.01}, {"quality", quality}}},
+        {"vortons",
+         {{{"shape", "sphere"},
+           {"center", {0, 5, 0}},
+           {"radius", 1.0},
+           {"count", 2176},
+           {"density", 10.0},
+           {"layout", "lattice"}}}},
+        {"tracers", {{{"shape", "sphere"}, {"center", {0, 5, 0}}, {"radius", 1.0}, {"count", 4096}, {"seed", 1}}}}};
+    Simulation sim;
+    buildSimulation(parseScene(document, "drop"), sim);
+    for (int k = 0; k < int(5.0f / dt + 0.5f); ++k) sim.step(dt);
+    double y = 0.0;
+    for (const vec3& p : sim.tracers().position) y += double(p.y);
+    return {5.0 - y / double(sim.tracers().size()), sim.diagnostics().linearImpulse.y};
+}
+
+// The game level at a 1/30 s frame keeps the drop's fall and impulse at 5 s within 5% of the
+// film level at 1/480 s (the converged step): the fidelity a cheaper frame must keep.
+TEST(Quality, GameLevelDropFallsAsTheConvergedReference) {
+    const DropAtFiveSeconds reference = authorsDrop("film", 1.0f / 480.0f);
+    const DropAtFiveSeconds game = authorsDrop("game", 1.0f / 30.0f);
+    EXPECT_NEAR(game.fall / reference.fall, 1.0, 0.05);
+    EXPECT_NEAR(game.impulse / reference.impulse, 1.0, 0.05);
+}
+
 }  // namespace
 }  // namespace vfx
