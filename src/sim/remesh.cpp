@@ -75,8 +75,10 @@ bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
     for (int a = 0; a < 3; ++a) {
         lattice.flat[a] = hi[a] - lo[a] <= 1e-6f * h;
         lattice.flatCoordinate[a] = lo[a];
-        // In double and range-checked: a vorton flung very far must not overflow the indices.
-        const double first = std::floor(double(lo[a]) / h) - 1.0, last = std::floor(double(hi[a]) / h) + 2.0;
+        // The cell is found as footprintOf finds it (the quotient in float: in double it can fall
+        // on the other side of a node for a vorton sitting on one, and its footprint would reach past
+        // the box), then range-checked in double: a vorton flung very far must not overflow the indices.
+        const double first = std::floor(double(lo[a] / h)) - 1.0, last = std::floor(double(hi[a] / h)) + 2.0;
         if (!lattice.flat[a] && (first < -1e9 || last > 1e9 || last - first + 1.0 > double(kMaxLatticeNodes)))
             return false;
         lattice.lo[a] = lattice.flat[a] ? 0 : int(first);
