@@ -219,6 +219,21 @@ TEST(Remesh, HardCapKeepsTheStrongestNodesAndTheTotals) {
     EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
 }
 
+// A heavy blob at rest carries no vorticity to correct with: the cap still keeps its mass.
+TEST(Remesh, HardCapKeepsTheMassOfFluidAtRest) {
+    Vortons v = randomBlob(4000, 8);
+    for (vec3& omega : v.vorticity) omega = vec3(0.0f);
+    const Moments before = momentsOf(v);
+    RemeshSettings settings;
+    settings.spacing = 0.05f;
+    settings.threshold = 0.0f;
+    settings.hardCap = 1500;
+    Remesher remesher;
+    ASSERT_TRUE(remesher.apply(v, settings));
+    EXPECT_EQ(v.size(), 1500u);
+    EXPECT_NEAR(momentsOf(v).mass, before.mass, 1e-5 * before.mass);
+}
+
 // A uniform lattice ties every node's significance: the cap still keeps exactly `cap` of them.
 TEST(Remesh, HardCapBreaksTiesDeterministically) {
     Vortons v;

@@ -342,23 +342,22 @@ void Remesher::mergeDropped() {
 // `cap` most significant nodes are kept (ties go to the lower index, so the choice is deterministic).
 size_t Remesher::keepStrongest(size_t cap) {
     float maxStrength = 0.0f, maxMass = 0.0f;
-    std::vector<size_t> candidates;
-    for (size_t k = 0; k < nodes_.size(); ++k) {
-        if (!keeps(nodes_[k])) continue;
-        candidates.push_back(k);
-        maxStrength = std::max(maxStrength, glm::length(nodes_[k].strength));
-        maxMass = std::max(maxMass, std::abs(nodes_[k].mass));
-    }
-    const auto significance = [&](size_t k) {
-        return std::max(maxStrength > 0.0f ? glm::length(nodes_[k].strength) / maxStrength : 0.0f,
-                        maxMass > 0.0f ? std::abs(nodes_[k].mass) / maxMass : 0.0f);
-    };
-    std::nth_element(candidates.begin(), candidates.begin() + ptrdiff_t(cap), candidates.end(),
-                     [&](size_t a, size_t b) {
-                         const float sa = significance(a), sb = significance(b);
-                         return sa > sb || (sa == sb && a < b);
-                     });
-    for (size_t j = cap; j < candidates.size(); ++j) nodes_[candidates[j]].dropped = true;
+    for (const Node& node : nodes_)
+        if (keeps(node)) {
+            maxStrength = std::max(maxStrength, glm::length(node.strength));
+            maxMass = std::max(maxMass, std::abs(node.mass));
+        }
+    // (significance, node index) of every kept node, most significant first once partitioned.
+    std::vector<std::pair<float, size_t>> ranked;
+    for (size_t k = 0; k < nodes_.size(); ++k)
+        if (keeps(nodes_[k]))
+            ranked.emplace_back(std::max(maxStrength > 0.0f ? glm::length(nodes_[k].strength) / maxStrength : 0.0f,
+                                         maxMass > 0.0f ? std::abs(nodes_[k].mass) / maxMass : 0.0f),
+                                k);
+    std::nth_element(ranked.begin(), ranked.begin() + ptrdiff_t(cap), ranked.end(), [](const auto& a, const auto& b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
+    });
+    for (size_t j = cap; j < ranked.size(); ++j) nodes_[ranked[j].second].dropped = true;
     return countKeptNodes();
 }
 

@@ -18,8 +18,9 @@ struct VortonTotals {
 
 VortonTotals vortonTotals(const Vortons& v);
 
-// Corrects v's strengths and densities so that its totals become `wanted`. Returns false (and
-// changes nothing) when the vortons carry no vorticity to correct with.
+// Corrects v's densities and strengths so that its totals become `wanted`. The mass is always
+// restored (when any vorton carries a density deviation); returns false, strengths unchanged,
+// when the vortons carry no vorticity to correct them with (a fluid at rest has none to restore).
 bool restoreTotals(Vortons& v, const VortonTotals& wanted);
 
 }  // namespace vfx
