@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Convergence of the inviscid vortex ring (R = 1, a = 0.2, Gamma = 1, random vortons, dt 0.02,
-4 s, default core settings) over vorton counts and grid resolutions: the table in docs/design.md.
+4 s, default core settings) over vorton counts and grid resolutions: the table in docs/method.md.
 
     python3 scripts/ring_convergence.py build/vortonfx-sim [--counts 2048,8192,32768] [--cells 1,2,4]
 

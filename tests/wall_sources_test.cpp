@@ -49,7 +49,7 @@ TEST(WallSources, ASealedBoxMovingThroughStillFluidCarriesItAlongAsOne) {
     // than 1% of V at 2,048 wall points (few of them collocation points) a sample spacing
     // (0.16 m) or more from an edge, where the collocation lattice covers the face, and the
     // interior flow within 1% of V from a sample spacing in. (Along the edges themselves the
-    // sources' smooth flow misses the corner by up to about 2%: docs/design.md.)
+    // sources' smooth flow misses the corner by up to about 2%: docs/method.md.)
     const vec3 half(1.0f, 0.6f, 0.4f), velocity(0.5f, 0.0f, 0.0f);
     const CollisionShape shape = makeBoxShape(half, true);
     const std::vector<RigidBody> bodies = {makeMovingBody(shape, velocity)};

@@ -11,7 +11,7 @@ namespace vfx {
 
 // What the scene needs at its start: the particles (vortons up to the remeshing budget), the
 // velocity grid over all of them, and the program itself. Per-item costs are measured ones
-// (docs/design.md), rounded up.
+// (docs/method.md), rounded up.
 struct MemoryEstimate {
     double bytes = 0.0;
     double vortons = 0.0, peakVortons = 0.0, tracers = 0.0;

@@ -11,7 +11,7 @@ namespace vfx {
 // The velocity kernel max(|r|, sigma) is the field of vorticity spread uniformly over a ball of
 // radius sigma (variance sigma^2 / 5); the grid samples that field and trilinear interpolation
 // rebuilds it with a tent of half-width h_grid (variance h_grid^2 / 6). The two act in series,
-// so their variances add (docs/design.md: why not the larger of the two).
+// so their variances add (docs/method.md: why not the larger of the two).
 float resolvedFilterWidth(float coreRadius, float gridSpacing) {
     return std::sqrt(12.0f * (coreRadius * coreRadius / 5.0f + gridSpacing * gridSpacing / 6.0f));
 }
