@@ -9,6 +9,7 @@
 // (the message names the file; earlier files of that name are unchanged), 1 when memory ran out
 // or the program failed (the message says which). docs/runner.md lists them.
 #include "app/sim_bench.hpp"
+#include "app/sim_bench_frames.hpp"
 #include "app/sim_dump.hpp"
 #include "app/sim_outputs.hpp"
 #include "app/sim_progress.hpp"
@@ -33,6 +34,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,9 @@ struct Options {
     bool quiet = false;
     bool paramsMarkdown = false;
     bool bench = false;
+    bool benchFrames = false;
+    std::string benchVortons, benchCsv;  // raw text, checked where used
+    bool benchCsvGiven = false;
 };
 
 struct RunSettings {
@@ -341,11 +346,51 @@ int runBench(const Options& o) {
     return runBenchmarks(parseThreads(o), stdout);
 }
 
+// --bench-frames: the author's drop per quality level; --threads, --bench-vortons and --bench-csv apply.
+std::vector<long> parseVortonCounts(const std::string& text) {
+    std::vector<long> counts;
+    std::stringstream list(text);
+    std::string item;
+    while (std::getline(list, item, ','))
+        counts.push_back(parseWhole("--bench-vortons", item, 1,
+                                    "a comma-separated list of whole numbers from 1 to 1000000", 1000000));
+    if (counts.empty() || text.back() == ',')
+        throw BadInput{"--bench-vortons: must be a comma-separated list of whole numbers from 1 to 1000000, got \"" +
+                       text + "\""};
+    return counts;
+}
+
+int runBenchFrames(const Options& o) {
+    if (o.bench) throw BadInput{"--bench-frames: runs alone, not with --bench"};
+    if (!o.scenePath.empty()) throw BadInput{"--bench-frames: takes no scene file, got \"" + o.scenePath + "\""};
+    if (!o.steps.empty() || !o.dt.empty() || !o.sets.empty() || o.dumpGiven || o.statsGiven || !o.every.empty() ||
+        o.vdbGiven || !o.vdbEvery.empty() || !o.vdbVoxel.empty() || o.vdbClear || !o.maxMemory.empty())
+        throw BadInput{
+            "--bench-frames: runs fixed scenes; of the other flags only --threads, --bench-vortons and --bench-csv apply"};
+    FrameBenchOptions options;
+    options.threads = parseThreads(o);
+    if (!o.benchVortons.empty()) options.vortonCounts = parseVortonCounts(o.benchVortons);
+    if (o.benchCsvGiven && o.benchCsv.empty()) throw BadInput{"--bench-csv: the path is empty"};
+    std::optional<AtomicFile> csv;  // created first: a path that cannot be written fails before the runs
+    try {
+        if (o.benchCsvGiven) csv.emplace(o.benchCsv);
+    } catch (const FileWriteError& e) {
+        throw BadInput{"--bench-csv: " + std::string(e.what())};
+    }
+    options.csv = csv ? &*csv : nullptr;
+    try {
+        return runFrameBenchmarks(options, stdout);
+    } catch (const FileWriteError& e) {
+        throw WriteFailed{"--bench-csv: " + std::string(e.what())};
+    }
+}
+
 // The path flags, to tell an empty path given from none.
 struct PathFlags {
     CLI::Option* dump;
     CLI::Option* stats;
     CLI::Option* vdb;
+    CLI::Option* benchCsv;
 };
 
 PathFlags describeOptions(CLI::App& app, Options& o) {
@@ -385,9 +430,20 @@ PathFlags describeOptions(CLI::App& app, Options& o) {
     app.add_flag("--bench", o.bench,
                  "Time fixed scenes and print the speed table (ms per step and per frame, thread speed-up, growth "
                  "with vortons and tracers, tree error); --threads sets the many-thread count");
+    app.add_flag("--bench-frames", o.benchFrames,
+                 "Run the author's dye drop (32,768 tracers, 300 frames of 1/30 s) at each quality level and print "
+                 "per-frame median, 99th percentile and worst ms, vorton counts, and the fall and impulse at 5 s "
+                 "against the film level at 1/480 s");
+    app.add_option("--bench-vortons", o.benchVortons,
+                   "With --bench-frames: the drops' vorton counts (default 2176,17256)")
+        ->type_name("N,N,...");
+    CLI::Option* benchCsv =
+        app.add_option("--bench-csv", o.benchCsv,
+                       "With --bench-frames: write every run's ms per frame to this CSV (for plotting)")
+            ->type_name("FILE.csv");
     app.add_flag("--params-markdown", o.paramsMarkdown,
                  "Print the scene parameter reference as a Markdown table and exit");
-    return {dump, stats, vdb};
+    return {dump, stats, vdb, benchCsv};
 }
 
 }  // namespace
@@ -411,11 +467,16 @@ int main(int argc, char** argv) {
     o.dumpGiven = paths.dump->count() > 0;
     o.statsGiven = paths.stats->count() > 0;
     o.vdbGiven = paths.vdb->count() > 0;
+    o.benchCsvGiven = paths.benchCsv->count() > 0;
     if (o.paramsMarkdown) {
         std::cout << parameterReferenceMarkdown();
         return kExitOk;
     }
     try {
+        if (o.benchFrames) return runBenchFrames(o);
+        if (!o.benchVortons.empty() || o.benchCsvGiven)
+            throw BadInput{std::string(o.benchCsvGiven ? "--bench-csv" : "--bench-vortons") +
+                           ": only with --bench-frames"};
         if (o.bench) return runBench(o);
         return run(o);
     } catch (const BadInput& e) {

@@ -107,6 +107,13 @@ void addVelocity(std::vector<ParamSpec>& t) {
         "How a sub-step applies stretching, d(omega)/dt = M omega: explicit adds dt times the two-step Adams-Bashforth rate (Euler without adams_bashforth), accurate while max|grad u| dt stays small; exponential multiplies omega by exp(dt M) with M extrapolated to the sub-step's middle (second-order Magnus), exact for a frozen gradient, so rotation and compression never grow omega however large the sub-step."));
     t.push_back(
         fluidParam(
+            "vorticity_relaxation", &F::vorticityRelaxation,
+            "Rate at which each vorton's vorticity turns toward the direction of curl u of the grid velocity, its magnitude kept (Pedrizzetti 1992; Alvarez & Ning 2022): removes the part of the particles' vorticity that does not match the field they induce, which transpose stretching would otherwise precess and amplify where the flow breaks into scales finer than the grid; coherent vortices, already aligned, are untouched. 0 = off.")
+            .unit("1/s")
+            .atLeast(0)
+            .atMost(1000));
+    t.push_back(
+        fluidParam(
             "core_overlap", &F::coreOverlap,
             "Core radius of each vorton's velocity kernel over its particle spacing, sigma/h: above 1 the cores overlap and the vorticity field is smooth enough for stretching (Beale-Majda); 0 keeps each vorton's own radius.")
             .atLeast(0)

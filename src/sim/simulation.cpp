@@ -17,6 +17,7 @@
 #include "sim/sph.hpp"
 #include "sim/stretching.hpp"
 #include "sim/subgrid_model.hpp"
+#include "sim/vorticity_relaxation.hpp"
 #include "sim/time_integration.hpp"
 #include "sim/velocity_solver.hpp"
 #include "sim/wall_sources.hpp"
@@ -417,6 +418,7 @@ void Simulation::stretchAndTilt(float dt) {
     const StretchingInputs in{velocityGradientAtVortons(), work_->pushedFlows, fluid_.stretchingScheme,
                               fluid_.stretchingIntegrator, fluid_.adamsBashforth};
     stretchVortons(in, vortons_, work_->history, dt);
+    relaxTowardResolvedVorticity(in.gradient, relaxationFraction(fluid_.vorticityRelaxation, dt), vortons_);
 }
 
 // The velocity gradient at each vorton, looked up once per sub-step (stretching and the subgrid

@@ -1,0 +1,158 @@
+#include "app/sim_bench_frames.hpp"
+
+#include "core/atomic_file.hpp"
+#include "scene/scene.hpp"
+#include "sim/simulation.hpp"
+
+#include <nlohmann/json.hpp>
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace vfx {
+namespace {
+
+constexpr int kFrames = 300;
+constexpr float kFrameDt = 1.0f / 30.0f;
+constexpr float kReferenceDt = 1.0f / 480.0f;
+constexpr double kFidelityTime = 5.0;  // s
+constexpr long kTracers = 32768;
+const char* const kLevels[] = {"preview", "game", "film"};
+
+nlohmann::json authorsDrop(long vortons, const std::string& quality) {
+    return {
+        {"fluid", {{"gravity", {0, -10, 0}}, {"viscosity", 0.01}, {"ambient_density", 1.0}, {"quality", quality}}},
+        {"vortons",
+         {{{"shape", "sphere"},
+           {"center", {0, 5, 0}},
+           {"radius", 1.0},
+           {"count", vortons},
+           {"density", 10.0},
+           {"layout", "lattice"}}}},
+        {"tracers", {{{"shape", "sphere"}, {"center", {0, 5, 0}}, {"radius", 1.0}, {"count", kTracers}, {"seed", 1}}}}};
+}
+
+// Where the drop is at the fidelity time: the fall of its tracers' mass centre (m) and the
+// vortons' linear impulse along gravity (m^4/s).
+struct DropState {
+    double fall = 0.0, impulse = 0.0;
+};
+
+double meanTracerHeight(const Simulation& sim) {
+    double y = 0.0;
+    for (const vec3& p : sim.tracers().position) y += double(p.y);
+    return sim.tracers().size() ? y / double(sim.tracers().size()) : 0.0;
+}
+
+struct FrameRun {
+    std::vector<double> ms;  // each frame's wall time, every sub-step and remesh included
+    double substeps = 0.0;   // mean per frame
+    size_t vortonsAtEnd = 0, mostVortons = 0;
+    DropState atFidelityTime;
+};
+
+struct NonFiniteRun {};
+
+void stepOrThrow(Simulation& sim, float dt) {
+    try {
+        sim.step(dt);
+    } catch (const NonFiniteError&) {
+        throw NonFiniteRun{};
+    }
+}
+
+FrameRun runFrames(long vortons, const std::string& level, int threads, float dt, int frames) {
+    Simulation sim;
+    sim.setThreads(threads);
+    buildSimulation(parseScene(authorsDrop(vortons, level), "author's dye drop"), sim);
+    const double startHeight = meanTracerHeight(sim);
+    const int fidelityFrame = int(std::lround(kFidelityTime / double(dt)));
+    FrameRun run;
+    for (int k = 1; k <= frames; ++k) {
+        stepOrThrow(sim, dt);
+        run.ms.push_back(sim.lastStepMs());
+        run.substeps += double(sim.lastSubsteps()) / double(frames);
+        run.mostVortons = std::max(run.mostVortons, sim.vortons().size());
+        if (k == fidelityFrame)
+            run.atFidelityTime = {startHeight - meanTracerHeight(sim), sim.diagnostics().linearImpulse.y};
+    }
+    run.vortonsAtEnd = sim.vortons().size();
+    return run;
+}
+
+// Nearest-rank percentile of the frame times.
+double percentile(std::vector<double> v, double p) {
+    std::sort(v.begin(), v.end());
+    const size_t rank = size_t(std::ceil(p / 100.0 * double(v.size())));
+    return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
+double mean(const std::vector<double>& v) {
+    double s = 0.0;
+    for (double x : v) s += x;
+    return v.empty() ? 0.0 : s / double(v.size());
+}
+
+double percentOff(double value, double reference) {
+    return reference != 0.0 ? 100.0 * (value - reference) / std::abs(reference) : 0.0;
+}
+
+void printRow(std::FILE* out, long vortons, const char* level, const FrameRun& r, const DropState& reference) {
+    const double median = percentile(r.ms, 50.0);
+    std::fprintf(out, "| %ld | %s | %.2f | %.2f | %.2f | %.1f | %.2f | %.2f | %zu | %zu | %+.1f%% | %+.1f%% |\n",
+                 vortons, level, median, percentile(r.ms, 99.0), *std::max_element(r.ms.begin(), r.ms.end()),
+                 *std::max_element(r.ms.begin(), r.ms.end()) / median, mean(r.ms), r.substeps, r.vortonsAtEnd,
+                 r.mostVortons, percentOff(r.atFidelityTime.fall, reference.fall),
+                 percentOff(r.atFidelityTime.impulse, reference.impulse));
+    std::fflush(out);
+}
+
+void writeCsv(AtomicFile& file, const std::vector<std::string>& names, const std::vector<FrameRun>& runs) {
+    std::ostream& csv = file.stream();
+    csv << "frame";
+    for (const std::string& n : names) csv << "," << n;
+    csv << "\n";
+    for (int k = 0; k < kFrames; ++k) {
+        csv << k + 1;
+        for (const FrameRun& r : runs) csv << "," << r.ms[size_t(k)];
+        csv << "\n";
+    }
+    file.commit();
+}
+
+}  // namespace
+
+int runFrameBenchmarks(const FrameBenchOptions& o, std::FILE* out) {
+    const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
+    std::fprintf(out,
+                 "vortonfx-sim --bench-frames: the author's dye drop (ball r 1, density +10, gravity 10, nu 0.01, "
+                 "%ld tracers), %d frames of 1/30 s per quality level, %d threads. ms per frame include every "
+                 "sub-step and remesh; fall and impulse at %.0f s are against the film level at 1/480 s.\n",
+                 kTracers, kFrames, threads, kFidelityTime);
+    std::fprintf(out,
+                 "| vortons | level | median ms | p99 ms | worst ms | worst / median | mean ms | sub-steps | "
+                 "vortons at end | most vortons | fall at 5 s | impulse at 5 s |\n"
+                 "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::vector<std::string> names;
+    std::vector<FrameRun> runs;
+    try {
+        for (long vortons : o.vortonCounts) {
+            const int referenceSteps = int(std::lround(kFidelityTime / double(kReferenceDt)));
+            const DropState reference =
+                runFrames(vortons, "film", threads, kReferenceDt, referenceSteps).atFidelityTime;
+            for (const char* level : kLevels) {
+                runs.push_back(runFrames(vortons, level, threads, kFrameDt, kFrames));
+                names.push_back(std::string(level) + " " + std::to_string(vortons));
+                printRow(out, vortons, level, runs.back(), reference);
+            }
+        }
+    } catch (const NonFiniteRun&) {
+        std::fprintf(stderr, "vortonfx-sim --bench-frames: a run produced a non-finite value\n");
+        return 3;
+    }
+    if (o.csv) writeCsv(*o.csv, names, runs);
+    return 0;
+}
+
+}  // namespace vfx
