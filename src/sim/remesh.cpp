@@ -153,7 +153,7 @@ float Remesher::predictedSpacing(const Vortons& v, float h, size_t maxCount) {
     for (int guess = 0; guess < 8; ++guess) {
         const double predicted = double(keptPerOccupiedCell_) * double(countOccupiedCells(v, h));
         if (predicted <= double(maxCount)) break;
-        h *= 1.05f * float(std::cbrt(predicted / double(maxCount)));
+        h *= 1.02f * float(std::cbrt(predicted / double(maxCount)));
     }
     return h;
 }
