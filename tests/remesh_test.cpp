@@ -198,30 +198,6 @@ TEST(Remesh, BudgetCoarsensTheLatticeAndKeepsTheTotals) {
     expectSameMoments(before, momentsOf(v));
 }
 
-// A lattice a few percent over the budget keeps its spacing: the weakest nodes are left out and
-// the totals restored, as under the hard cap, instead of a second deposit on a coarser lattice.
-TEST(Remesh, BudgetOvershotByAFewPercentIsTrimmedAtTheSameSpacing) {
-    const Vortons blob = randomBlob(4000, 4);
-    RemeshSettings settings;
-    settings.spacing = 0.05f;
-    settings.threshold = 0.0f;
-    Vortons free = blob;
-    Remesher unlimited;
-    ASSERT_TRUE(unlimited.apply(free, settings));
-    settings.maxCount = free.size() * 100 / 105;
-    Vortons v = blob;
-    const Moments before = momentsOf(v);
-    Remesher remesher;
-    ASSERT_TRUE(remesher.apply(v, settings));
-    EXPECT_EQ(v.size(), settings.maxCount);
-    EXPECT_FLOAT_EQ(remesher.lastSpacing(), settings.spacing);
-    const Moments after = momentsOf(v);
-    const double tolerance = 2e-5 * before.strength;
-    for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], tolerance);
-    EXPECT_NEAR(glm::length(after.impulse - before.impulse), 0.0, tolerance);
-    EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
-}
-
 // The hard cap keeps exactly `cap` nodes, the strongest, and the least correction restores total
 // vorticity, linear impulse and mass (the mass centre is not among the totals the cap keeps).
 // Without the correction the dropped nodes would take their share of each total with them.

@@ -154,7 +154,7 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
     t.push_back(
         fluidParam(
             "vorton_budget", &F::vortonBudget,
-            "Most vortons a remesh may make, as a multiple of the count at the first remesh: past it the lattice coarsens so the cost per step stays bounded while the flow spreads (0 = no limit). The spacing is predicted from the last remesh's nodes per occupied cell; a lattice that still comes out up to 10% over keeps its strongest nodes, with total vorticity, impulse and mass restored, rather than being deposited again.")
+            "Most vortons a remesh may make, as a multiple of the count at the first remesh: past it the lattice coarsens so the cost per step stays bounded while the flow spreads (0 = no limit).")
             .atLeast(0)
             .atMost(1000));
     t.push_back(

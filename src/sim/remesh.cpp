@@ -21,9 +21,6 @@ namespace {
 
 constexpr size_t kMaxLatticeNodes = size_t(1) << 24;
 constexpr float kLeastWallNodeVolume = 0.02f;  // of a cell
-// A deposit this far over the vorton budget keeps its strongest nodes (totals restored) rather
-// than being redone on a coarser lattice.
-constexpr double kTrimmable = 1.1;
 
 using Footprint = Remesher::Footprint;
 
@@ -97,7 +94,6 @@ bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
 bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegion& fluidRegion) {
     if (v.size() == 0 || !(settings.spacing > 0.0f)) return false;
     float h = settings.spacing;
-    if (settings.maxCount > 0) h = predictedSpacing(v, h, settings.maxCount);
     size_t kept = 0;
     // The node count grows as about 1/h^3 (a little slower: the halo around the vortons is a
     // surface), so a few coarsenings with a margin land inside the budget.
@@ -105,19 +101,12 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
         if (!fitLattice(v, h, lattice_)) return false;
         kept = deposit(v, settings.threshold, fluidRegion);
         if (kept == 0) return false;  // nothing to carry: keep the vortons as they are
-        // A few percent over the budget (the prediction missed) is trimmed below instead of
-        // deposited again on a coarser lattice, which would cost a second full deposit.
-        if (settings.maxCount == 0 || double(kept) <= kTrimmable * double(settings.maxCount) || attempt == 8) break;
+        if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) break;
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
     }
-    // Nodes per occupied cell at the spacing used: what the next remesh predicts its spacing with.
-    if (settings.maxCount > 0)
-        keptPerOccupiedCell_ = float(double(kept) / double(std::max<size_t>(countOccupiedCells(v, h), 1)));
-    const size_t cap =
-        std::min(settings.hardCap > 0 ? settings.hardCap : kept, settings.maxCount > 0 ? settings.maxCount : kept);
-    const bool capped = kept > cap;
+    const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
     const VortonTotals before = capped ? vortonTotals(v) : VortonTotals{};
-    if (capped) kept = keepStrongest(cap);
+    if (capped) kept = keepStrongest(settings.hardCap);
     Vortons out;
     out.resize(kept);
     collect(settings.coreOverlap, out);
@@ -125,37 +114,6 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
     v = std::move(out);
     lastSpacing_ = h;
     return true;
-}
-
-// Lattice cells (of spacing h) holding at least one vorton (0 if the box would be too large).
-size_t Remesher::countOccupiedCells(const Vortons& v, float h) {
-    Lattice box;
-    if (!fitLattice(v, h, box)) return 0;
-    occupied_.assign(size_t(box.dims.x) * size_t(box.dims.y) * size_t(box.dims.z), 0);
-    size_t count = 0;
-    for (const vec3& p : v.position) {
-        const Footprint f = footprintOf(box, p);
-        // The node below the vorton is the second of its footprint's four (the first on a flat axis).
-        const ivec3 cell = f.first + ivec3(box.flat.x ? 0 : 1, box.flat.y ? 0 : 1, box.flat.z ? 0 : 1);
-        uint8_t& seen = occupied_[nodeIndex(box, cell.x, cell.y, cell.z)];
-        count += seen ? 0 : 1;
-        seen = 1;
-    }
-    return count;
-}
-
-// The spacing a deposit needs to stay within maxCount, from the kept nodes per occupied cell the
-// last remesh found: the flow spreads between remeshes, so a deposit at the last spacing would
-// often overshoot and have to be redone on a coarser lattice (a second full deposit). Counting
-// occupied cells costs one pass over the vortons; the deposit's own check stays the guarantee.
-float Remesher::predictedSpacing(const Vortons& v, float h, size_t maxCount) {
-    if (!(keptPerOccupiedCell_ > 0.0f)) return h;
-    for (int guess = 0; guess < 8; ++guess) {
-        const double predicted = double(keptPerOccupiedCell_) * double(countOccupiedCells(v, h));
-        if (predicted <= double(maxCount)) break;
-        h *= 1.02f * float(std::cbrt(predicted / double(maxCount)));
-    }
-    return h;
 }
 
 void Remesher::shareAmongFluidNodes(const Vortons& v, const FluidRegion& fluidRegion,

@@ -34,9 +34,7 @@ public:
 
     // Replaces the vortons by lattice vortons of volume h^3. Returns false (and leaves the vortons
     // alone) if the lattice box would be unreasonably large (a vorton flung far from the rest).
-    // When the lattice would hold more than maxCount vortons it is coarsened until it does not
-    // (the spacing predicted from the last remesh's kept nodes per occupied cell; a lattice up to
-    // 10% over keeps its maxCount strongest nodes, totals restored, instead of a second deposit);
+    // When the lattice would hold more than maxCount vortons it is coarsened until it does not;
     // if it still holds more than hardCap, only the hardCap strongest nodes are kept and their
     // strengths and densities corrected so total vorticity, linear impulse and mass stay exact
     // (sim/remesh_totals.hpp).
@@ -81,8 +79,6 @@ private:
     void handOver(size_t from, size_t to);
     static bool holdsAnything(const Node& node);
     void collect(float coreOverlap, Vortons& out) const;
-    size_t countOccupiedCells(const Vortons& vortons, float h);
-    float predictedSpacing(const Vortons& vortons, float h, size_t maxCount);
 
     float lastSpacing_ = 0.0f;
     std::vector<Node> nodes_;
@@ -98,8 +94,6 @@ private:
     std::vector<float> cutScale_;     // per vorton: 1 / (sum of its weights on fluid nodes), 0 if uncut
     std::vector<uint32_t> byPlane_;
     std::vector<uint32_t> planeStart_;
-    std::vector<uint8_t> occupied_;     // 1 where a lattice cell holds a vorton (predictedSpacing)
-    float keptPerOccupiedCell_ = 0.0f;  // nodes the last remesh kept per cell its vortons occupied
 };
 
 }  // namespace vfx
