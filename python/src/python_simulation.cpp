@@ -90,6 +90,8 @@ void PythonSimulation::set(const std::string& key, py::handle value) {
         if (spec && !spec->needsReset) {
             const std::string problem = setFluidParam(sim_.fluid(), name, getFluidParam(updated.fluid, name));
             if (!problem.empty()) throw SceneError(sourceName(scene_) + ": /fluid/" + name + ": " + problem);
+            // A level writes its values now, so a value set after it in the same script stays.
+            sim_.applyQualityIfChanged();
         }
     }
     scene_ = std::move(updated);

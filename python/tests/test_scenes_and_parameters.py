@@ -41,6 +41,15 @@ def test_live_parameter_applies_at_once_and_others_at_reset(vortonfx, small_drop
         small_drop.get("vortons.3.count")
 
 
+def test_a_quality_level_applies_at_once_and_later_sets_stay(vortonfx, small_drop):
+    small_drop.set("fluid.quality", "game")
+    assert small_drop.get("fluid.cfl_limit") == pytest.approx(2.0)  # the game level's value
+    small_drop.set("fluid.cfl_limit", 1.5)
+    small_drop.step()
+    assert small_drop.get("fluid.cfl_limit") == pytest.approx(1.5)
+    assert small_drop.get("fluid.strain_limit") == pytest.approx(2.0)
+
+
 def test_parameter_declarations_are_exposed(vortonfx):
     specs = {p["name"]: p for p in vortonfx.parameters()}
     assert specs["fluid.viscosity"]["unit"] == "m^2/s" and specs["fluid.viscosity"]["live"]

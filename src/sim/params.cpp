@@ -125,7 +125,7 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
         "A level that sets the sub-step limits, the remesh budget and the velocity grid together, for a cost per frame: " +
         describeQualityLevels() +
         " custom leaves them as set. In a scene file the parameters given beside it override its values; "
-        "changed live (panels, Python, fluid() in an engine) it applies at the next step.";
+        "changed live (panels, fluid() in an engine) it applies at the next step, from Python's sim.set at once (a value set after it stays).";
     t.push_back(fluidParam("quality", &F::quality, qualityText.c_str()));
     t.push_back(
         fluidParam(

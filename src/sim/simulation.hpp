@@ -109,8 +109,11 @@ public:
     // when they are off.
     vec3 wallSourceVelocity(const vec3& x) const;
 
-private:
+    // Writes fluid().quality's values if the level changed since they were last written (step()
+    // does this first; a caller that sets the level and then other values calls it in between).
     void applyQualityIfChanged();
+
+private:
     template <typename F>
     void runPhase(Phase phase, F&& body);
     void checkFinite(Phase phase) const;
