@@ -11,19 +11,24 @@
 //                      panel, the CSV rows).
 //  BM_DirectVelocityOnGrid direct summation at the same points (4k and 16k only: O(N^2)).
 //  BM_PseDiffusion     one PSE diffusion pass.
+//  BM_Remesh           one M4' remesh of the warmed-up drop onto its own mean spacing.
+//  BM_VorticityRelaxation  fluid.vorticity_relaxation's pass: turn toward curl u, restore totals.
 //
 // All wall-clock (UseRealTime), in ms. The default run takes well under 2 minutes; narrow it
 // with --benchmark_filter (e.g. 'DyeDropStep.*vortons:16384').
 #include "core/math.hpp"
 #include "sim/diffusion.hpp"
 #include "sim/params.hpp"
+#include "sim/remesh.hpp"
 #include "sim/simulation.hpp"
 #include "sim/velocity_solver.hpp"
+#include "sim/vorticity_relaxation.hpp"
 #include "../tests/test_helpers.hpp"
 
 #include <benchmark/benchmark.h>
 #include <tbb/task_arena.h>
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -193,6 +198,42 @@ void BM_PseDiffusion(benchmark::State& state) {
     }
 }
 
+void BM_Remesh(benchmark::State& state) {
+    Simulation sim;
+    buildDyeDrop(sim, size_t(state.range(0)), 0);
+    warmUp(sim, 3);
+    tbb::task_arena arena(int(state.range(1)));
+    double volume = 0.0;
+    for (float v : sim.vortons().volumes) volume += v;
+    RemeshSettings settings;
+    settings.spacing = float(std::cbrt(volume / double(sim.vortons().size())));
+    Remesher remesher;
+    size_t made = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        Vortons v = sim.vortons();
+        state.ResumeTiming();
+        arena.execute([&] { remesher.apply(v, settings); });
+        made = v.size();
+    }
+    state.counters["vortons_made"] = double(made);
+}
+
+// The pass's cost does not depend on the gradient's values: each vorton gets a fixed rotation
+// and shear, so every vorton has a cross part to remove.
+void BM_VorticityRelaxation(benchmark::State& state) {
+    Simulation sim;
+    buildDyeDrop(sim, size_t(state.range(0)), 0);
+    warmUp(sim, 3);
+    tbb::task_arena arena(int(state.range(1)));
+    const std::vector<mat3> gradient(sim.vortons().size(), mat3(vec3(0, 1, 0.5f), vec3(-1, 0, 0), vec3(0, 0.3f, 0)));
+    Vortons v = sim.vortons();
+    for (auto _ : state) {
+        arena.execute([&] { relaxTowardResolvedVorticity(gradient, 0.01f, v); });
+        benchmark::DoNotOptimize(v.vorticity.data());
+    }
+}
+
 void sizeThreadArgs(benchmark::internal::Benchmark* b, std::initializer_list<long> sizes) {
     b->ArgNames({"vortons", "threads"});
     for (long n : sizes)
@@ -246,6 +287,8 @@ BENCHMARK(BM_DirectVelocityOnGrid)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 BENCHMARK(BM_PseDiffusion)->Apply(phaseCases);
+BENCHMARK(BM_Remesh)->Apply(phaseCases);
+BENCHMARK(BM_VorticityRelaxation)->Apply(phaseCases);
 
 }  // namespace
 }  // namespace vfx
