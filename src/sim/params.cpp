@@ -108,7 +108,7 @@ void addVelocity(std::vector<ParamSpec>& t) {
     t.push_back(
         fluidParam(
             "vorticity_relaxation", &F::vorticityRelaxation,
-            "Rate at which each vorton's vorticity turns toward the direction of curl u of the grid velocity, its magnitude kept (Pedrizzetti 1992; Alvarez & Ning 2022): removes the part of the particles' vorticity that does not match the field they induce, which transpose stretching would otherwise precess and amplify where the flow breaks into scales finer than the grid; coherent vortices, already aligned, are untouched. 0 = off.")
+            "Rate at which the part of each vorton's vorticity across curl u of the grid velocity decays, the part along it kept, with total vorticity and impulse restored afterwards (after Pedrizzetti 1992; Alvarez & Ning 2022): removes the part of the particles' vorticity that does not match the field they induce, which transpose stretching would otherwise precess and amplify where the flow breaks into scales finer than the grid; coherent vortices, already aligned, are untouched. 0 = off.")
             .unit("1/s")
             .atLeast(0)
             .atMost(1000));

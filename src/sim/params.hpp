@@ -85,8 +85,8 @@ struct FluidParams {
     // Core radius sigma over particle spacing h: above 1 the cores overlap, smooth enough for
     // stretching (Beale-Majda); 0 keeps each vorton's own radius.
     float coreOverlap = 1.5f;
-    // Rate at which each vorton's vorticity turns toward curl u of the grid velocity, keeping its
-    // magnitude (Pedrizzetti relaxation; sim/vorticity_relaxation.hpp), 1/s; 0 = off.
+    // Rate at which the part of each vorton's vorticity across curl u of the grid velocity decays
+    // (Pedrizzetti relaxation; sim/vorticity_relaxation.hpp), 1/s; 0 = off.
     float vorticityRelaxation = 0.0f;
     // A level that sets the sub-step limits, remesh policy, grid and vorton budget together
     // (sim/quality.hpp); custom leaves them as set.

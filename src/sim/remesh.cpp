@@ -342,18 +342,20 @@ void Remesher::mergeDropped() {
 // `cap` most significant nodes are kept (ties go to the lower index, so the choice is deterministic).
 size_t Remesher::keepStrongest(size_t cap) {
     float maxStrength = 0.0f, maxMass = 0.0f;
-    for (const Node& node : nodes_)
-        if (keeps(node)) {
-            maxStrength = std::max(maxStrength, glm::length(node.strength));
-            maxMass = std::max(maxMass, std::abs(node.mass));
+    std::vector<size_t> kept;
+    for (size_t k = 0; k < nodes_.size(); ++k)
+        if (keeps(nodes_[k])) {
+            kept.push_back(k);
+            maxStrength = std::max(maxStrength, glm::length(nodes_[k].strength));
+            maxMass = std::max(maxMass, std::abs(nodes_[k].mass));
         }
     // (significance, node index) of every kept node, most significant first once partitioned.
     std::vector<std::pair<float, size_t>> ranked;
-    for (size_t k = 0; k < nodes_.size(); ++k)
-        if (keeps(nodes_[k]))
-            ranked.emplace_back(std::max(maxStrength > 0.0f ? glm::length(nodes_[k].strength) / maxStrength : 0.0f,
-                                         maxMass > 0.0f ? std::abs(nodes_[k].mass) / maxMass : 0.0f),
-                                k);
+    ranked.reserve(kept.size());
+    for (size_t k : kept)
+        ranked.emplace_back(std::max(maxStrength > 0.0f ? glm::length(nodes_[k].strength) / maxStrength : 0.0f,
+                                     maxMass > 0.0f ? std::abs(nodes_[k].mass) / maxMass : 0.0f),
+                            k);
     std::nth_element(ranked.begin(), ranked.begin() + ptrdiff_t(cap), ranked.end(), [](const auto& a, const auto& b) {
         return a.first > b.first || (a.first == b.first && a.second < b.second);
     });

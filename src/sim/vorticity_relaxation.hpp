@@ -1,7 +1,9 @@
 #pragma once
 // Relaxation of each vorton's vorticity toward the direction of the resolved field's, curl u of
-// the grid velocity (Pedrizzetti 1992, in the form that keeps |omega| of Alvarez & Ning 2022,
-// "Reviving the vortex particle method"). The particles' vorticity drifts away from the curl of
+// the grid velocity (after Pedrizzetti 1992 and Alvarez & Ning 2022, "Reviving the vortex
+// particle method"; their form turns omega onto curl u keeping |omega|, which would turn the
+// negative M4' shares beside a remeshed core into new circulation, so here only the part of omega
+// across curl u decays and the part along it, sign included, stays). The particles' vorticity drifts away from the curl of
 // the velocity it induces (the particle field stops being divergence-free); stretching in the
 // transpose form then precesses each vorton about the resolved vorticity and amplifies the
 // misaligned part. Damping the part of omega across curl u at `rate` removes that part only: a
