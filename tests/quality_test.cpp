@@ -1,5 +1,6 @@
 // fluid.quality: a level writes its values, a scene file's own values beside it win, and a level
 // changed on a running simulation applies at its next step without undoing later edits.
+#include "drop_scene.hpp"
 #include "scene/scene.hpp"
 #include "sim/quality.hpp"
 #include "sim/simulation.hpp"
@@ -56,16 +57,7 @@ struct DropAtFiveSeconds {
 };
 
 DropAtFiveSeconds authorsDrop(const char* quality, float dt) {
-    const nlohmann::json document = {
-        {"fluid", {{"gravity", {0, -10, 0}}, {"viscosity", 0.01}, {"quality", quality}}},
-        {"vortons",
-         {{{"shape", "sphere"},
-           {"center", {0, 5, 0}},
-           {"radius", 1.0},
-           {"count", 2176},
-           {"density", 10.0},
-           {"layout", "lattice"}}}},
-        {"tracers", {{{"shape", "sphere"}, {"center", {0, 5, 0}}, {"radius", 1.0}, {"count", 4096}, {"seed", 1}}}}};
+    const nlohmann::json document = test::authorsDropScene(2176, {{"viscosity", 0.01}, {"quality", quality}}, 4096);
     Simulation sim;
     buildSimulation(parseScene(document, "drop"), sim);
     for (int k = 0; k < int(5.0f / dt + 0.5f); ++k) sim.step(dt);

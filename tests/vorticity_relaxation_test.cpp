@@ -1,5 +1,6 @@
 // Relaxation of the vortons' vorticity toward the resolved field's direction: the part across curl u
 // decays at its rate, the part along it stays, and the totals an inviscid flow conserves are kept.
+#include "drop_scene.hpp"
 #include "scene/scene.hpp"
 #include "sim/remesh_totals.hpp"
 #include "sim/simulation.hpp"
@@ -80,19 +81,9 @@ TEST(VorticityRelaxation, KeepsTotalVorticityAndImpulse) {
 // frame with the dynamic subgrid model: without relaxation its noise grows past 25 m/s within 50
 // frames (and non-finite by 149); relaxed at 1/s it stays below the 25 m/s a game can show.
 TEST(VorticityRelaxation, DynamicModelDropAtSixtyFiveThousandVortonsStaysBounded) {
-    const nlohmann::json document = {{"fluid",
-                                      {{"gravity", {0, -10, 0}},
-                                       {"viscosity", 0.01},
-                                       {"subgrid_model", "dynamic"},
-                                       {"strain_limit", 0.6},
-                                       {"vorticity_relaxation", 1.0}}},
-                                     {"vortons",
-                                      {{{"shape", "sphere"},
-                                        {"center", {0, 5, 0}},
-                                        {"radius", 1.0},
-                                        {"count", 65536},
-                                        {"density", 10.0},
-                                        {"layout", "lattice"}}}}};
+    const nlohmann::json document = test::authorsDropScene(
+        65536,
+        {{"viscosity", 0.01}, {"subgrid_model", "dynamic"}, {"strain_limit", 0.6}, {"vorticity_relaxation", 1.0}});
     Simulation sim;
     buildSimulation(parseScene(document, "drop"), sim);
     double peak = 0.0;

@@ -209,10 +209,13 @@ void addSourcesAndWalls(std::vector<ParamSpec>& t) {
 }
 
 void addSph(std::vector<ParamSpec>& t) {
-    t.push_back(fluidParam("sph_influence_radius", &F::sphInfluenceRadius, "SPH kernel support radius h.")
-                    .unit("m")
-                    .above(0)
-                    .atMost(100));
+    t.push_back(
+        fluidParam(
+            "sph_influence_radius", &F::sphInfluenceRadius,
+            "SPH kernel support radius h. Under VPM the SPH density gradient reaches at least two mean vorton spacings, so it keeps its neighbours as remeshing coarsens the vortons.")
+            .unit("m")
+            .above(0)
+            .atMost(100));
     t.push_back(fluidParam("sph_rest_spacing", &F::sphRestSpacing,
                            "Spacing between vortons that SPH pressure drives them towards.")
                     .unit("m")

@@ -442,10 +442,11 @@ void Simulation::computeWallFields(const FluidMethodStep& method) {
         walls_.kernelShare.clear();
         return;
     }
-    const float reach = std::max(fluid_.sphInfluenceRadius, gridShape_.spacing.x);
+    const float h = sphGradientReach(fluid_, vortons_);
+    const float reach = std::max(h, gridShape_.spacing.x);
     computeWallProximity(bodies_, vortons_.position, reach, walls_.proximity);
     if (method.needsWallKernelShare(fluid_))
-        computeWallKernelShare(bodies_, vortons_.position, fluid_.sphInfluenceRadius, walls_.kernelShare);
+        computeWallKernelShare(bodies_, vortons_.position, h, walls_.kernelShare);
     else
         walls_.kernelShare.clear();
 }
@@ -455,8 +456,10 @@ void Simulation::computeWallFields(const FluidMethodStep& method) {
 // advection phase, from the same grid lookup that moves them.)
 void Simulation::computeDensityGradient() {
     if (fluid_.densityGradient == GradientSource::Sph && vortons_.size() > 0) {
-        work_->sph.update(vortons_, fluid_);
-        work_->sph.densityGradient(vortons_, walls_.proximity, walls_.kernelShare, fluid_, vortons_.densityGradient);
+        FluidParams sph = fluid_;
+        sph.sphInfluenceRadius = sphGradientReach(fluid_, vortons_);
+        work_->sph.update(vortons_, sph);
+        work_->sph.densityGradient(vortons_, walls_.proximity, walls_.kernelShare, sph, vortons_.densityGradient);
         return;
     }
     DensityField& density = work_->density;

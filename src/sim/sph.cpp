@@ -59,6 +59,22 @@ float sphRestNumberDensity(float spacing, float h) {
     return sum;
 }
 
+float sphGradientReach(const FluidParams& fluid, const Vortons& vortons) {
+    const float h = fluid.sphInfluenceRadius;
+    if (fluid.method != FluidMethod::Vpm || fluid.densityGradient != GradientSource::Sph || vortons.size() == 0)
+        return h;
+    const double volumeSum = deterministicReduce<double>(
+        vortons.size(), 0.0,
+        [&](size_t b, size_t e) {
+            double s = 0.0;
+            for (size_t i = b; i < e; ++i) s += double(vortons.volume(i));
+            return s;
+        },
+        [](double a, double c) { return a + c; });
+    const float spacing = float(std::cbrt(volumeSum / double(vortons.size())));
+    return std::max(h, kSphGradientSpacings * spacing);
+}
+
 using namespace lanes;
 
 // --- partition and number density ------------------------------------------------------------

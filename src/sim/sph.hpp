@@ -34,6 +34,15 @@ float sphKernelShareOnFluidSide(float d, float h);
 // Number density sum_j W(|x_j|, h) at a point of an infinite cubic lattice of that spacing.
 float sphRestNumberDensity(float spacing, float h);
 
+// The SPH gradient's least reach under VPM, in mean vorton spacings: about 30 neighbours.
+constexpr float kSphGradientSpacings = 2.0f;
+// Kernel reach h for the SPH density gradient and baroclinic sums. Under VPM, remeshing sets the
+// vortons' spacing and coarsens it as the flow spreads: a reach fixed at the first spacing holds
+// fewer neighbours each time, until the sums find none and buoyancy stops making vorticity. So
+// there h is at least kSphGradientSpacings mean vorton spacings (cube root of the mean vorton
+// volume). The SPH methods keep fluid.sph_influence_radius: their vortons are not remeshed.
+float sphGradientReach(const FluidParams& fluid, const Vortons& vortons);
+
 // Artificial viscosity nu = alpha * c * h with c = sqrt(stiffness), the sound speed.
 constexpr float kSphViscosityAlpha = 0.5f;
 
