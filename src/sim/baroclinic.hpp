@@ -5,7 +5,7 @@
 // The Boussinesq source d(omega)/dt = grad rho x g / rho0 lives on the grid, and a smeared
 // interface reaches past the outermost vortons. Sampling it at vortons (Gourlay) misses that
 // part: a heavy ball's impulse then grows at 30-70% of g sum(rho' V) / rho0. Here each grid
-// point's source strength S_g V_cell dt is shared among the vortons within two grid spacings
+// point's source strength S_g V_cell dt is shared among the vortons within 1.5 grid spacings
 // with weights that sum to 1 and whose weighted mean position is (nearly) the grid point itself
 // (a moving-least-squares partition with a linear correction, slightly regularised). Sharing
 // keeps the total exactly and the first moment to a few percent, so sum(omega V) and the impulse

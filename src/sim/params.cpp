@@ -188,7 +188,7 @@ void addSourcesAndWalls(std::vector<ParamSpec>& t) {
             .atMost(1));
     t.push_back(fluidParam(
         "baroclinic_sharing", &F::baroclinicSharing,
-        "Baroclinic generation at the physical rate: the fluid's impulse grows at g sum(rho' V) / rho0 whatever the vortons' layout. Grid gradient: each grid point's source is shared among the vortons within two grid spacings; SPH gradient: a pairwise SPH curl of rho' g / rho0 whose impulse is exact. false = Gourlay's sampling of the gradient at the vortons, which misses the part of the interface outside them."));
+        "Baroclinic generation at the physical rate: the fluid's impulse grows at g sum(rho' V) / rho0 whatever the vortons' layout. Grid gradient: each grid point's source is shared among the vortons within 1.5 grid spacings; SPH gradient: a pairwise SPH curl of rho' g / rho0 whose impulse is exact. false = Gourlay's sampling of the gradient at the vortons, which misses the part of the interface outside them."));
     t.push_back(fluidParam(
         "baroclinic", &F::baroclinic,
         "Baroclinic generation of vorticity where density gradient and gravity are not parallel (fluid buoyancy)."));
