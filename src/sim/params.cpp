@@ -148,7 +148,7 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
     t.push_back(
         fluidParam(
             "remesh_strain", &F::remeshStrain,
-            "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; 0 = never. VPM only. Nodes inside solids and outside containers are left out, and a vorton whose footprint a wall cuts deposits on the fluid side only, so mass and circulation stay exact.")
+            "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; a remesh is also due once viscosity could have spread vorticity a lattice spacing h past the vortons (the integral of 4 nu / h^2 dt reaches 1) in a flow that has strained a tenth of this; 0 = never. VPM only. Nodes inside solids and outside containers are left out, and a vorton whose footprint a wall cuts deposits on the fluid side only, so mass and circulation stay exact.")
             .atLeast(0)
             .atMost(1000));
     t.push_back(

@@ -1,5 +1,7 @@
 #include "sim/particles.hpp"
 
+#include <cmath>
+
 namespace vfx {
 
 void Vortons::resize(size_t n) {
@@ -25,6 +27,13 @@ size_t Vortons::add(const vec3& x, const vec3& omega, float sigma, float density
     volumes[i] = volume;
     density[i] = densityDeviation;
     return i;
+}
+
+float Vortons::meanSpacing() const {
+    if (volumes.empty()) return 0.0f;
+    double sum = 0.0;
+    for (float v : volumes) sum += double(v);
+    return float(std::cbrt(sum / double(volumes.size())));
 }
 
 void Tracers::resize(size_t n) {

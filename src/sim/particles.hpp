@@ -34,6 +34,8 @@ struct Vortons {
     float volume(size_t i) const { return volumes[i]; }
     // Side of the cube of fluid the vorton stands for: the local particle spacing h.
     float spacing(size_t i) const { return std::cbrt(volumes[i]); }
+    // Mean particle spacing: the cube root of the mean volume, in a fixed order (0 if empty).
+    float meanSpacing() const;
     // Radius of the sphere of the vorton's volume: how close it comes to a wall.
     float contactRadius(size_t i) const { return std::cbrt(volumes[i] * (3.0f / (4.0f * kPi))); }
 };

@@ -17,6 +17,14 @@ float m4PrimeWeight(float x) {
     return 0.0f;
 }
 
+float diffusionSpreadRate(float viscosity, float spacing) {
+    return spacing > 0.0f ? 4.0f * viscosity / (spacing * spacing) : 0.0f;
+}
+
+bool diffusionRemeshDue(float spreadSinceRemesh, float strainSinceRemesh, float remeshStrain) {
+    return remeshStrain > 0.0f && spreadSinceRemesh >= 1.0f && strainSinceRemesh >= 0.1f * remeshStrain;
+}
+
 namespace {
 
 constexpr size_t kMaxLatticeNodes = size_t(1) << 24;

@@ -90,6 +90,7 @@ void Simulation::reset() {
     substepCount_ = 0;
     remeshCount_ = 0;
     strainSinceRemesh_ = 0.0f;
+    spreadSinceRemesh_ = 0.0f;
     remeshSpacing_ = 0.0f;
     work_->wallSources.clear();
     remeshBaseCount_ = 0;
@@ -211,6 +212,8 @@ void Simulation::substep(float dt) {
     substepTime_ += dt;
     ++substepCount_;
     strainSinceRemesh_ = method.strainAfterSubstep(strainSinceRemesh_, maxGridStrainRate_, dt);
+    const float spacing = remeshSpacing_ > 0.0f ? remeshSpacing_ : vortons_.meanSpacing();
+    spreadSinceRemesh_ += diffusionSpreadRate(fluid_.viscosity, spacing) * dt;
 }
 
 // Sub-steps still needed to cover `remaining` seconds, from the flow just computed: the fastest
@@ -229,17 +232,18 @@ bool Simulation::remeshDue() const {
     if (vortons_.size() == 0) return false;
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     const bool overCap = fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons);
-    return method.remeshDue(strainSinceRemesh_, fluid_) || (overCap && method.method() == FluidMethod::Vpm);
+    const bool vpm = method.method() == FluidMethod::Vpm;
+    return method.remeshDue(strainSinceRemesh_, fluid_) || (overCap && vpm) ||
+           (vpm && diffusionRemeshDue(spreadSinceRemesh_, strainSinceRemesh_, fluid_.remeshStrain));
 }
 
 void Simulation::remesh() {
     strainSinceRemesh_ = 0.0f;
+    spreadSinceRemesh_ = 0.0f;
     if (!(remeshSpacing_ > 0.0f)) {
         // The lattice is set at the first remesh (the mean particle spacing), so later remeshes
         // land on the same lattice until the budget makes it coarser.
-        double volumeSum = 0.0;
-        for (float v : vortons_.volumes) volumeSum += v;
-        remeshSpacing_ = float(std::cbrt(volumeSum / double(vortons_.size())));
+        remeshSpacing_ = vortons_.meanSpacing();
         remeshBaseCount_ = vortons_.size();
     }
     RemeshSettings settings;

@@ -157,6 +157,7 @@ private:
     long substepCount_ = 0;  // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
     float strainSinceRemesh_ = 0.0f;  // integral of max|S| dt since the last remesh
+    float spreadSinceRemesh_ = 0.0f;  // integral of 4 nu / h^2 dt since the last remesh
     float remeshSpacing_ = 0.0f;      // lattice spacing, set at the first remesh
     size_t remeshBaseCount_ = 0;      // vortons before the first remesh (the budget's unit)
     float maxGridSpeed_ = 0.0f;       // of the last velocity solve, m/s

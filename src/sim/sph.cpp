@@ -63,16 +63,7 @@ float sphGradientReach(const FluidParams& fluid, const Vortons& vortons) {
     const float h = fluid.sphInfluenceRadius;
     if (fluid.method != FluidMethod::Vpm || fluid.densityGradient != GradientSource::Sph || vortons.size() == 0)
         return h;
-    const double volumeSum = deterministicReduce<double>(
-        vortons.size(), 0.0,
-        [&](size_t b, size_t e) {
-            double s = 0.0;
-            for (size_t i = b; i < e; ++i) s += double(vortons.volume(i));
-            return s;
-        },
-        [](double a, double c) { return a + c; });
-    const float spacing = float(std::cbrt(volumeSum / double(vortons.size())));
-    return std::max(h, kSphGradientSpacings * spacing);
+    return std::max(h, kSphGradientSpacings * vortons.meanSpacing());
 }
 
 using namespace lanes;
