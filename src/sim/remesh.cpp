@@ -314,6 +314,24 @@ bool Remesher::holdsAnything(const Node& node) {
     return node.volume != 0.0f || node.mass != 0.0f || node.strength != vec3(0.0f);
 }
 
+// Visits every node, in three passes of lattice planes z = c (mod 3), c = 0, 1, 2, the planes of a
+// pass in parallel and each plane's nodes in index order. A visit reads and writes only its own
+// plane and the two beside it, so planes three apart never touch the same node: race-free, and
+// the order of every hand-over is fixed by the lattice, the same for any thread count.
+template <class Visit>
+void Remesher::forEachNodeByPlaneColour(Visit&& visit) {
+    const size_t planeSize = size_t(lattice_.dims.x) * size_t(lattice_.dims.y);
+    const size_t planes = size_t(lattice_.dims.z);
+    for (size_t colour = 0; colour < 3 && colour < planes; ++colour)
+        parallelForEach(
+            0, (planes - colour + 2) / 3,
+            [&](size_t j) {
+                const size_t z = colour + 3 * j;
+                for (size_t k = z * planeSize; k < (z + 1) * planeSize; ++k) visit(k);
+            },
+            1);
+}
+
 // A node by a wall that holds next to no fluid (or less than none: the negative M4' lobes of the
 // vortons further in) would carry a meaningless density; it hands everything it holds to the
 // neighbour in fluid holding the most fluid, so the totals stay exact. In index order, and a
@@ -321,12 +339,12 @@ bool Remesher::holdsAnything(const Node& node) {
 void Remesher::mergeSlivers() {
     const float least = kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h;
     for (int pass = 0; pass < 4; ++pass)
-        for (size_t k = 0; k < nodes_.size(); ++k) {
-            if (!nodes_[k].nearWall || nodes_[k].volume > least || !holdsAnything(nodes_[k])) continue;
+        forEachNodeByPlaneColour([&](size_t k) {
+            if (!nodes_[k].nearWall || nodes_[k].volume > least || !holdsAnything(nodes_[k])) return;
             const size_t to =
                 bestNeighbour(k, -std::numeric_limits<float>::infinity(), [](const Node& node) { return node.volume; });
             if (to != k) handOver(k, to);  // none in fluid: left as it is, and dropped by keeps()
-        }
+        });
 }
 
 // Nodes below the threshold are not simply dropped: the M4' lobes leave a fringe of small
@@ -339,11 +357,11 @@ void Remesher::mergeDropped() {
                (massCut_ > 0.0f ? std::abs(node.mass) / massCut_ : 0.0f);
     };
     for (int pass = 0; pass < 2; ++pass)
-        for (size_t k = 0; k < nodes_.size(); ++k) {
-            if (keeps(nodes_[k]) || (nodes_[k].mass == 0.0f && nodes_[k].strength == vec3(0.0f))) continue;
+        forEachNodeByPlaneColour([&](size_t k) {
+            if (keeps(nodes_[k]) || (nodes_[k].mass == 0.0f && nodes_[k].strength == vec3(0.0f))) return;
             const size_t to = bestNeighbour(k, 0.0f, strength);
             if (to != k) handOver(k, to);
-        }
+        });
 }
 
 // A node's significance is the larger of its strength and mass deviation over the largest; the

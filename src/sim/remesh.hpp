@@ -84,6 +84,8 @@ private:
     void shareAmongFluidNodes(const Vortons& vortons, const FluidRegion& fluidRegion,
                               std::vector<Footprint>& footprints);
     bool keeps(const Node& node) const;
+    template <class Visit>
+    void forEachNodeByPlaneColour(Visit&& visit);
     void mergeSlivers();
     void mergeDropped();
     template <class Score>
