@@ -254,8 +254,10 @@ TEST(Baroclinic, ImpulseGrowsAtTheExactRateForAnyLayout) {
 // lattice as the drop spreads, and the SPH sums must keep their neighbours. The author's drop
 // (ball r 1, 2,176 vortons, density +10, gravity 10, a 1/30 s step) with stretching and
 // viscosity off, so no term but the baroclinic one changes the impulse: after 3 s it must be
-// g sum(rho' V) t / rho0 within 5%, with either gradient. A kernel reach fixed at the first
-// spacing found no neighbours once the lattice had coarsened: the SPH impulse stalled at 14%.
+// g sum(rho' V) t / rho0 within 5%, with either gradient: the bound the first-step test above
+// holds both to (the grid's sharing keeps the first moment only to a few percent). The lattice
+// must have coarsened past the scene's SPH radius (0.15 m), where a reach fixed at that radius
+// finds no neighbours: the SPH impulse then stalled at 14%.
 TEST(Baroclinic, ImpulseKeepsItsExactRateAsRemeshingCoarsensTheVortons) {
     for (GradientSource source : {GradientSource::Grid, GradientSource::Sph}) {
         const nlohmann::json document =
@@ -272,8 +274,9 @@ TEST(Baroclinic, ImpulseKeepsItsExactRateAsRemeshingCoarsensTheVortons) {
         const double exact = -10.0 * mass * double(steps) * double(dt) / double(sim.fluid().ambientDensity);
         const double ratio = sim.diagnostics().linearImpulse.y / exact;
         std::cout << (source == GradientSource::Grid ? "grid" : "SPH") << " gradient: impulse after 3 s / exact "
-                  << ratio << " (" << sim.remeshCount() << " remeshes)\n";
-        EXPECT_GT(sim.remeshCount(), 10);
+                  << ratio << " (" << sim.remeshCount() << " remeshes, mean spacing " << sim.vortons().meanSpacing()
+                  << " m)\n";
+        EXPECT_GT(sim.vortons().meanSpacing(), sim.fluid().sphInfluenceRadius);
         EXPECT_NEAR(ratio, 1.0, 0.05);
     }
 }
