@@ -62,5 +62,43 @@ TEST(DynamicCoefficient, StretchingAlongOneAxisIsBackscatterAndClippedToZero) {
     EXPECT_EQ(coefficientOfLinearFlow(diagonal(-1.0f, -1.0f, 2.0f)), 0.0f);
 }
 
+// Local averaging (computeLocal): the sheet-forming strain (energy passed down) below z = 0 and
+// stretching along one axis (passed up, as much) above it. Away from the seam each half has its
+// own closed form, the value above and zero, where the global sums cancel to about zero: a
+// global coefficient drains nothing where the cascade runs as long as backscatter elsewhere
+// offsets it.
+TEST(DynamicCoefficient, LocalCoefficientStaysWhereTheCascadeIs) {
+    const float a = 1.0f;
+    const mat3 strain = diagonal(0.5f * a, 0.5f * a, -a), backscatter = diagonal(-0.5f * a, -0.5f * a, a);
+    GridShape shape;
+    shape.minCorner = vec3(-0.55f, -0.55f, -1.15f);
+    shape.spacing = vec3(0.1f);
+    shape.points = ivec3(12, 12, 24);
+    UniformGrid<vec3> velocity;
+    UniformGrid<mat3> gradient;
+    velocity.reshape(shape);
+    gradient.reshape(shape);
+    for (int z = 0; z < 24; ++z)
+        for (int y = 0; y < 12; ++y)
+            for (int x = 0; x < 12; ++x) {
+                const mat3& g = z < 12 ? strain : backscatter;
+                velocity.at(x, y, z) = g * shape.pointPosition(x, y, z);
+                gradient.at(x, y, z) = g;
+            }
+    DynamicCoefficient dynamic;
+    const float global = dynamic.compute(velocity, gradient, 0.3f);
+    UniformGrid<float> local;
+    dynamic.computeLocal(velocity, gradient, 0.3f, 1.0f, local);
+    const float expected = 0.75f / (24.0f * std::sqrt(3.0f) * 1.5f);
+    // The test filter reaches 1 point, the averaging 2 more: 4 points from the seam (z 11.5) and
+    // from the outer layer nothing of the other half or the edge reaches a point.
+    for (int y = 4; y < 8; ++y)
+        for (int x = 4; x < 8; ++x) {
+            EXPECT_NEAR(local.at(x, y, 6), expected, 1e-3f * expected) << x << " " << y;
+            EXPECT_EQ(local.at(x, y, 17), 0.0f) << x << " " << y;
+        }
+    EXPECT_LT(global, 0.1f * expected);
+}
+
 }  // namespace
 }  // namespace vfx

@@ -18,12 +18,12 @@ nlohmann::json sceneWith(const nlohmann::json& fluid) {
 TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     const Scene game = parseScene(sceneWith({{"quality", "game"}}), "game");
     EXPECT_FLOAT_EQ(game.fluid.strainLimit, 2.0f);
-    EXPECT_FLOAT_EQ(game.fluid.cflLimit, 2.0f);
+    EXPECT_FLOAT_EQ(game.fluid.cflLimit, 1.0f);
     EXPECT_FLOAT_EQ(game.fluid.vortonBudget, 1.0f);
     EXPECT_EQ(game.fluid.maxSubsteps, 8);
     const Scene tuned = parseScene(sceneWith({{"strain_limit", 0.5}, {"quality", "game"}}), "tuned");
     EXPECT_FLOAT_EQ(tuned.fluid.strainLimit, 0.5f);
-    EXPECT_FLOAT_EQ(tuned.fluid.cflLimit, 2.0f);
+    EXPECT_FLOAT_EQ(tuned.fluid.vortonBudget, 1.0f);
 }
 
 TEST(Quality, FilmIsTheDefaultCore) {

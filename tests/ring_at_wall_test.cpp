@@ -86,6 +86,12 @@ struct WallRun {
 WallRun fireRingAtWall(bool wallSources, const std::vector<double>& heights, float duration) {
     Simulation sim;
     test::makeInviscid(sim);
+    // Inviscid, but with the subgrid model draining the cascade the impact starts (without it the
+    // flattened ring piles strain below the particle spacing until it is no longer finite).
+    sim.fluid().diffusion = true;
+    // A sub-step short enough for the core's spin (Gamma / (2 pi a^2) ~ 21 rad/s): the radius at
+    // each height converges at second order in the sub-step, 0.15 within 0.01 R of its limit.
+    sim.fluid().strainLimit = 0.15f;
     sim.fluid().wallSources = wallSources;
     sim.fluid().noSlip = false;
     sim.bodies().push_back(test::makeContainer(vec3(float(kHalfBox))));

@@ -2,7 +2,9 @@
 
 #include "core/parallel.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace vfx {
 
@@ -63,8 +65,10 @@ SymmetricTensor outer(const vec3& u) { return {u.x * u.x, u.y * u.y, u.z * u.z, 
 
 }  // namespace
 
-float DynamicCoefficient::compute(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient,
-                                  float filterWidth) {
+// L:M and M:M at each grid point off the outermost layer, where the test filter needs no mirrored
+// neighbour (every point along a flat axis); zero on that layer.
+void DynamicCoefficient::germanoContractions(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient,
+                                             float filterWidth) {
     const GridShape& shape = velocity.shape();
     const size_t count = shape.pointCount();
     products_.reshape(shape);
@@ -79,39 +83,57 @@ float DynamicCoefficient::compute(const UniformGrid<vec3>& velocity, const Unifo
         },
         4096);
     testFilter(velocity, velocityHat_, velocityTmp_);
-    UniformGrid<vec3>& uHat = velocityHat_;
+    const UniformGrid<vec3>& uHat = velocityHat_;
     testFilter(products_, productsHat_, tmp_);
     testFilter(strain_, strainHat_, tmp_);
     testFilter(smag_, smagHat_, tmp_);
     const int realAxis = shape.flatAxis(0) ? (shape.flatAxis(1) ? 2 : 1) : 0;
     const float h2 = shape.spacing[realAxis] * shape.spacing[realAxis];
     const float delta2 = filterWidth * filterWidth, deltaHat2 = delta2 + 6.0f * h2;
+    const ivec3 n = shape.points;
+    const auto interior = [&](int p, int axis) { return n[axis] < 2 || (p > 0 && p < n[axis] - 1); };
+    lm_.reshape(shape);
+    mm_.reshape(shape);
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t zi) {
+            const int z = int(zi);
+            for (int y = 0; y < n.y; ++y)
+                for (int x = 0; x < n.x; ++x) {
+                    const size_t k = shape.index(x, y, z);
+                    if (!interior(x, 0) || !interior(y, 1) || !interior(z, 2)) {
+                        lm_[k] = mm_[k] = 0.0f;
+                        continue;
+                    }
+                    const SymmetricTensor l = deviatoric(productsHat_[k] - outer(uHat[k]));
+                    const SymmetricTensor m =
+                        (smagHat_[k] * delta2 - strainHat_[k] * (deltaHat2 * magnitude(strainHat_[k]))) * 2.0f;
+                    lm_[k] = l.contract(m);
+                    mm_[k] = m.contract(m);
+                }
+        },
+        1);
+}
+
+float DynamicCoefficient::compute(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient,
+                                  float filterWidth) {
+    germanoContractions(velocity, gradient, filterWidth);
     struct Sums {
         double lm = 0.0, mm = 0.0;
     };
-    // Averages over the points off the outermost layer, where the test filter needs no mirrored
-    // neighbour (every point along a flat axis).
+    const GridShape& shape = velocity.shape();
     const ivec3 n = shape.points;
-    const auto interior = [&](int p, int axis) { return n[axis] < 2 || (p > 0 && p < n[axis] - 1); };
     const Sums sums = deterministicReduce<Sums>(
         size_t(n.z), Sums{},
         [&](size_t zb, size_t ze) {
             Sums s;
-            for (int z = int(zb); z < int(ze); ++z) {
-                if (!interior(z, 2)) continue;
-                for (int y = 0; y < n.y; ++y) {
-                    if (!interior(y, 1)) continue;
+            for (int z = int(zb); z < int(ze); ++z)
+                for (int y = 0; y < n.y; ++y)
                     for (int x = 0; x < n.x; ++x) {
-                        if (!interior(x, 0)) continue;
                         const size_t k = shape.index(x, y, z);
-                        const SymmetricTensor l = deviatoric(productsHat_[k] - outer(uHat[k]));
-                        const SymmetricTensor m =
-                            (smagHat_[k] * delta2 - strainHat_[k] * (deltaHat2 * magnitude(strainHat_[k]))) * 2.0f;
-                        s.lm += double(l.contract(m));
-                        s.mm += double(m.contract(m));
+                        s.lm += double(lm_[k]);
+                        s.mm += double(mm_[k]);
                     }
-                }
-            }
             return s;
         },
         [](Sums a, const Sums& c) {
@@ -120,6 +142,25 @@ float DynamicCoefficient::compute(const UniformGrid<vec3>& velocity, const Unifo
         1);
     if (!(sums.mm > 0.0)) return 0.0f;
     return float(std::max(0.0, sums.lm / sums.mm));
+}
+
+void DynamicCoefficient::computeLocal(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient,
+                                      float filterWidth, float ceiling, UniformGrid<float>& coefficientSquared) {
+    germanoContractions(velocity, gradient, filterWidth);
+    for (int pass = 0; pass < kLocalAveragingPasses; ++pass) {
+        testFilter(lm_, averaged_, averagedTmp_);
+        std::swap(lm_, averaged_);
+        testFilter(mm_, averaged_, averagedTmp_);
+        std::swap(mm_, averaged_);
+    }
+    coefficientSquared.reshape(velocity.shape());
+    parallelForEach(
+        0, coefficientSquared.size(),
+        [&](size_t k) {
+            const float mm = mm_[k];
+            coefficientSquared[k] = mm > 0.0f ? std::clamp(lm_[k] / mm, 0.0f, ceiling) : 0.0f;
+        },
+        4096);
 }
 
 }  // namespace vfx

@@ -4,7 +4,7 @@
 // more by a test filter (a [1/4 1/2 1/4] tent along each axis, width^2 = Delta^2 + 6 h^2); the
 // stress the test filter resolves, L = (u u)^ - u^ u^, is what the model must put between the
 // two filter widths, C^2 M with M = 2 (Delta^2 (|S| S)^ - Delta^^2 |S^| S^). The coefficient is
-// C^2 = <L:M> / <M:M> over the flow, clipped at 0: where the resolved scales pass no energy to
+// C^2 = <L:M> / <M:M> over the flow (or a neighbourhood, computeLocal), clipped at 0: where the resolved scales pass no energy to
 // smaller ones (a laminar vortex) L:M is small and the model stays off.
 #include "core/uniform_grid.hpp"
 
@@ -31,10 +31,22 @@ public:
     // C^2 for the velocity grid and its gradient (column j holds du/dx_j), with Delta the filter
     // width the vortons see the flow through (m).
     float compute(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient, float filterWidth);
+    // C^2 at each grid point from L:M and M:M averaged over its neighbourhood (the test filter
+    // applied kLocalAveragingPasses more times, about 2 grid spacings each way), clipped to
+    // [0, ceiling]: the local dynamic model (Zang, Street & Koseff 1993; Piomelli & Liu 1995). It
+    // drains where the cascade runs (a turbulent wake, a ring breaking on a wall) and stays off
+    // where the resolved scales pass no energy down, whatever happens elsewhere in the flow.
+    void computeLocal(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient, float filterWidth,
+                      float ceiling, UniformGrid<float>& coefficientSquared);
+
+    static constexpr int kLocalAveragingPasses = 2;
 
 private:
+    void germanoContractions(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient, float filterWidth);
+
     UniformGrid<vec3> velocityHat_, velocityTmp_;
     UniformGrid<SymmetricTensor> products_, productsHat_, strain_, strainHat_, smag_, smagHat_, tmp_;
+    UniformGrid<float> lm_, mm_, averaged_, averagedTmp_;  // L:M and M:M per grid point
 };
 
 }  // namespace vfx

@@ -15,8 +15,9 @@ enum class PoisonVariant { Serial, Atomic, Partitioned };
 enum class VelocitySolver { Tree, Direct };
 enum class StretchingScheme { Classic, Transpose, Mixed };
 enum class StretchingIntegrator { Explicit, Exponential };
+enum class AdvectionIntegrator { Explicit, Exponential };
 enum class Quality { Custom, Preview, Game, Film };
-enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma, Dynamic };
+enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma, Dynamic, DynamicLocal };
 
 template <>
 struct EnumNames<FluidMethod> {
@@ -44,6 +45,10 @@ struct EnumNames<StretchingScheme> {
 };
 template <>
 struct EnumNames<StretchingIntegrator> {
+    static const std::vector<std::string>& names();
+};
+template <>
+struct EnumNames<AdvectionIntegrator> {
     static const std::vector<std::string>& names();
 };
 template <>
@@ -82,19 +87,22 @@ struct FluidParams {
     StretchingScheme stretchingScheme = StretchingScheme::Transpose;
     // How a sub-step applies stretching: explicit two-step rule or the exponential of the gradient.
     StretchingIntegrator stretchingIntegrator = StretchingIntegrator::Explicit;
+    // How vortons move in a sub-step: the explicit two-step rule, or exactly through the flow
+    // linearised about each (sim/linear_flow_step.hpp).
+    AdvectionIntegrator advectionIntegrator = AdvectionIntegrator::Explicit;
     // Core radius sigma over particle spacing h: above 1 the cores overlap, smooth enough for
     // stretching (Beale-Majda); 0 keeps each vorton's own radius.
     float coreOverlap = 1.5f;
     // Rate at which the part of each vorton's vorticity across curl u of the grid velocity decays
     // (Pedrizzetti relaxation; sim/vorticity_relaxation.hpp), 1/s; 0 = off.
-    float vorticityRelaxation = 0.0f;
+    float vorticityRelaxation = 1.0f;
     // A level that sets the sub-step limits, remesh policy, grid and vorton budget together
     // (sim/quality.hpp); custom leaves them as set.
     Quality quality = Quality::Custom;
     // Largest |u| dt / h_grid a sub-step may take (CFL).
     float cflLimit = 1.0f;
     // Largest max|grad u| dt a sub-step may take: bounds one explicit stretching update.
-    float strainLimit = 0.3f;
+    float strainLimit = 0.6f;
     // Cap on sub-steps per step(frame_dt) call: bounds a frame's cost, not its stability.
     int maxSubsteps = 64;
     // Two-step Adams-Bashforth motion and stretching, second order in time (false: one-step rules).
@@ -110,7 +118,7 @@ struct FluidParams {
     // Viscous diffusion by particle strength exchange (PSE).
     bool diffusion = true;
     // Subgrid eddy-viscosity model (sim/subgrid_model.hpp).
-    SubgridModel subgridModel = SubgridModel::Smagorinsky;
+    SubgridModel subgridModel = SubgridModel::Dynamic;
     // Strength of the subgrid model as a Smagorinsky-equivalent C_s (0 = none; Lilly's 0.17).
     float subgridCoefficient = 0.17f;
     // Baroclinic source at the exact impulse rate (grid: shared, SPH: pairwise curl);

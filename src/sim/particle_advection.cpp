@@ -1,5 +1,7 @@
 #include "sim/particle_advection.hpp"
 
+#include "sim/linear_flow_step.hpp"
+
 #include "core/neighbour_search.hpp"  // parallelForEachStable
 #include "core/parallel.hpp"
 #include "sim/grid_lookups.hpp"
@@ -7,6 +9,23 @@
 #include <stdexcept>
 
 namespace vfx {
+
+namespace {
+
+// The velocity of the exponential move (sim/linear_flow_step.hpp) over dt. The flow's change in
+// time at a fixed point is what the change along the path since the last sub-step leaves after
+// the move through the gradient: g = (u_n - exp(J dt_n-1) u_n-1) / dt_n-1, zero in any steady
+// linear flow (there u_n = exp(J dt) u_n-1 exactly). Without a last rate the field is frozen
+// (g = 0). `previous` is replaced by now's velocity.
+vec3 exponentialStepVelocity(const vec3& now, const mat3& gradient, bool twoStep, float previousDt, float dt,
+                             vec3& previous) {
+    const vec3 change =
+        twoStep ? (now - exponentialTimes(gradient * previousDt, previous)) * (1.0f / previousDt) : vec3(0.0f);
+    previous = now;
+    return linearFlowDisplacement(gradient, now, change, dt) * (1.0f / dt);
+}
+
+}  // namespace
 
 // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot make
 // results depend on the thread count.)
@@ -72,7 +91,9 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
             if (velocity.vortex) {
                 const vec3 now = pushed.empty() ? gridFlow[i] : gridFlow[i] + potentialFlowVelocity(pushed, x);
                 const StepWeights use = movedByWall(vortons, i) ? StepWeights{} : w;
-                v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
+                v = flow.gradientAtVortons ? exponentialStepVelocity(now, (*flow.gradientAtVortons)[i], use.twoStep(),
+                                                                     history.dt, dt, history.vortonVelocity[i])
+                                           : stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
             }
             if (velocity.sph) v += vortons.sphVelocity[i];
             vortons.velocity[i] = v;

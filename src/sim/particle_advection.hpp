@@ -23,6 +23,9 @@ struct StepFlow {
     const UniformGrid<float>& density;         // density deviation rho', kg/m^3 (tracer colour)
     const std::vector<PotentialFlow>& pushed;  // the flows moving bodies push aside
     bool adamsBashforth;                       // fluid.adams_bashforth: the two-step rule if it can
+    // fluid.advection_integrator exponential: the velocity gradient at each vorton, which then
+    // moves by the exponential step (sim/linear_flow_step.hpp); null = the explicit rules.
+    const std::vector<mat3>* gradientAtVortons = nullptr;
 
     vec3 velocityAt(const vec3& x) const {
         return pushed.empty() ? velocity.interpolate(x) : velocity.interpolate(x) + potentialFlowVelocity(pushed, x);

@@ -18,13 +18,13 @@ struct Level {
     float gridCellsPerVorton;
 };
 
-// film: the default core. game: sub-steps up to 2 grid spacings and max|grad u| dt 2 (1.1 sub-steps
-// per 1/30 s frame on the author's drop), vortons held near the first count. preview: coarser
-// still, for blocking out a shot.
+// film: the default core. game: sub-steps up to 1 grid spacing and max|grad u| dt 2 (1.1 sub-steps
+// per 1/30 s frame on the author's 2,176-vorton drop, 1.5 on the 17,256), vortons held near the
+// first count. preview: coarser still, for blocking out a shot.
 constexpr std::array<Level, 3> kLevels{{
     {Quality::Preview, 3.0f, 3.0f, 4, 0.5f, 0.5f},
-    {Quality::Game, 2.0f, 2.0f, 8, 1.0f, 1.0f},
-    {Quality::Film, 0.3f, 1.0f, 64, 2.5f, 1.0f},
+    {Quality::Game, 2.0f, 1.0f, 8, 1.0f, 1.0f},
+    {Quality::Film, 0.6f, 1.0f, 64, 2.5f, 1.0f},
 }};
 
 }  // namespace

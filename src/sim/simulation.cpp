@@ -43,6 +43,7 @@ struct Simulation::Workspace {
     SphFluid sph;
     PseDiffusion pse;
     DynamicCoefficient dynamic;
+    UniformGrid<float> dynamicCoefficientGrid;  // C^2 per grid point (dynamic_local)
     Remesher remesher;
     DensityField density;
     BaroclinicTransfer baroclinic;
@@ -530,8 +531,8 @@ void Simulation::diffuse(float dt) {
     const std::vector<mat3>& gradient = velocityGradientAtVortons();
     if (subgridActive()) {
         const ResolvedFlowAtVortons resolved{gradient, vortons_.radius, gridShape_.spacing.x};
-        if (fluid_.subgridModel == SubgridModel::Dynamic)
-            smagorinskyEddyViscosity(resolved, dynamicCoefficient(), eddy);
+        if (fluid_.subgridModel == SubgridModel::Dynamic || fluid_.subgridModel == SubgridModel::DynamicLocal)
+            dynamicEddyViscosity(resolved, eddy);
         else
             subgridEddyViscosity(fluid_.subgridModel, resolved, fluid_.subgridCoefficient, eddy);
     }
@@ -539,22 +540,21 @@ void Simulation::diffuse(float dt) {
     work_->pse.apply(vortons_, fluid_.viscosity, dt, eddy);
 }
 
-// Germano's coefficient for the flow now, at the filter width of the vortons' mean core, never
-// above fluid.subgrid_coefficient.
-float Simulation::dynamicCoefficient() {
-    const double radiusSum = deterministicReduce<double>(
-        vortons_.size(), 0.0,
-        [&](size_t b, size_t e) {
-            double s = 0.0;
-            for (size_t i = b; i < e; ++i) s += double(vortons_.radius[i]);
-            return s;
-        },
-        [](double a, double c) { return a + c; });
-    const float meanRadius = vortons_.size() ? float(radiusSum / double(vortons_.size())) : 0.0f;
-    const float width = resolvedFilterWidth(meanRadius, gridShape_.spacing.x);
+// Smagorinsky's eddy viscosity with Germano's coefficient for the flow now (global, or per grid
+// point for dynamic_local), at the filter width of the vortons' mean core, never above
+// fluid.subgrid_coefficient.
+void Simulation::dynamicEddyViscosity(const ResolvedFlowAtVortons& resolved, std::vector<float>& eddy) {
+    const float width = resolvedFilterWidth(meanCoreRadius(vortons_.radius), gridShape_.spacing.x);
+    const float ceiling = fluid_.subgridCoefficient;
+    if (fluid_.subgridModel == SubgridModel::DynamicLocal) {
+        UniformGrid<float>& c2 = work_->dynamicCoefficientGrid;
+        work_->dynamic.computeLocal(velocityGrid_, jacobianGrid_, width, ceiling * ceiling, c2);
+        lastDynamicCoefficient_ = localSmagorinskyEddyViscosity(resolved, c2, vortons_.position, eddy);
+        return;
+    }
     const float c2 = work_->dynamic.compute(velocityGrid_, jacobianGrid_, width);
-    lastDynamicCoefficient_ = std::min(std::sqrt(c2), fluid_.subgridCoefficient);
-    return lastDynamicCoefficient_;
+    lastDynamicCoefficient_ = std::min(std::sqrt(c2), ceiling);
+    smagorinskyEddyViscosity(resolved, lastDynamicCoefficient_, eddy);
 }
 
 const std::vector<float>& Simulation::eddyViscosity() const { return work_->eddyViscosity; }
@@ -562,8 +562,10 @@ const std::vector<float>& Simulation::eddyViscosity() const { return work_->eddy
 // --- 6. the fluid method's phases: SPH (sph, hybrid) and advection ----------------------------
 
 void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
-    const StepFlow flow{gridShape_, velocityGrid_, work_->density.densityGrid(), work_->pushedFlows,
-                        fluid_.adamsBashforth};
+    const bool exponential = fluid_.advectionIntegrator == AdvectionIntegrator::Exponential;
+    const StepFlow flow{
+        gridShape_,         velocityGrid_,         work_->density.densityGrid(),
+        work_->pushedFlows, fluid_.adamsBashforth, exponential ? &velocityGradientAtVortons() : nullptr};
     const FluidMethodStep& previous = methodBefore(work_->lastSphPhase, substepCount_);
     FluidStepState state{fluid_,       vortons_,         tracers_,       flow,     walls_.kernelShare,
                          work_->sph,   work_->advection, work_->history, previous, work_->lastSphPhase,

@@ -21,6 +21,7 @@
 namespace vfx {
 
 class FluidMethodStep;
+struct ResolvedFlowAtVortons;
 
 // Where each vorton stands relative to the walls of the containers and solids: the Walls
 // phase produces it, density, baroclinic and SPH phases read it.
@@ -170,7 +171,7 @@ private:
     bool subgridActive() const { return fluid_.subgridModel != SubgridModel::None && fluid_.subgridCoefficient > 0.0f; }
     EnergyBudget energyBudget_;
     float lastDynamicCoefficient_ = 0.0f;
-    float dynamicCoefficient();
+    void dynamicEddyViscosity(const ResolvedFlowAtVortons& resolved, std::vector<float>& eddy);
 };
 
 }  // namespace vfx

@@ -4,6 +4,7 @@
 #include "core/parallel.hpp"
 #include "sim/subgrid_rates.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace vfx {
@@ -14,6 +15,19 @@ namespace vfx {
 // so their variances add (docs/method.md: why not the larger of the two).
 float resolvedFilterWidth(float coreRadius, float gridSpacing) {
     return std::sqrt(12.0f * (coreRadius * coreRadius / 5.0f + gridSpacing * gridSpacing / 6.0f));
+}
+
+float meanCoreRadius(const std::vector<float>& coreRadius) {
+    if (coreRadius.empty()) return 0.0f;
+    const double sum = deterministicReduce<double>(
+        coreRadius.size(), 0.0,
+        [&](size_t b, size_t e) {
+            double s = 0.0;
+            for (size_t i = b; i < e; ++i) s += double(coreRadius[i]);
+            return s;
+        },
+        [](double a, double c) { return a + c; });
+    return float(sum / double(coreRadius.size()));
 }
 
 // The strain the flow cannot resolve cascades to scales below its filter width, where nothing
@@ -30,6 +44,28 @@ void smagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, float coefficie
             eddyViscosity[i] = c2 * width * width * std::sqrt(2.0f * ss);
         },
         2048);
+}
+
+float localSmagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, const UniformGrid<float>& coefficientSquared,
+                                    const std::vector<vec3>& positions, std::vector<float>& eddyViscosity) {
+    const size_t count = flow.coreRadius.size();
+    eddyViscosity.resize(count);
+    // The largest is the same whatever order the blocks finish in.
+    const float largest = deterministicReduce<float>(
+        count, 0.0f,
+        [&](size_t b, size_t e) {
+            float block = 0.0f;
+            for (size_t i = b; i < e; ++i) {
+                const float c2 = std::max(coefficientSquared.interpolate(positions[i]), 0.0f);
+                const float ss = strainRateSquared(flow.velocityGradient[i]);
+                const float width = resolvedFilterWidth(flow.coreRadius[i], flow.gridSpacing);
+                eddyViscosity[i] = c2 * width * width * std::sqrt(2.0f * ss);
+                block = std::max(block, c2);
+            }
+            return block;
+        },
+        [](float a, float c) { return std::max(a, c); }, 2048);
+    return std::sqrt(largest);
 }
 
 void subgridEddyViscosity(SubgridModel model, const ResolvedFlowAtVortons& flow, float coefficient,
