@@ -12,7 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-MODELS = ["none", "smagorinsky", "vreman", "wale", "sigma", "dynamic"]
+MODELS = ["none", "smagorinsky", "vreman", "wale", "sigma", "dynamic", "dynamic_local"]
 
 
 def run(sim, model, core):
