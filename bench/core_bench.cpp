@@ -18,6 +18,7 @@
 // with --benchmark_filter (e.g. 'DyeDropStep.*vortons:16384').
 #include "core/math.hpp"
 #include "sim/diffusion.hpp"
+#include "sim/dynamic_coefficient.hpp"
 #include "sim/params.hpp"
 #include "sim/remesh.hpp"
 #include "sim/simulation.hpp"
@@ -234,6 +235,36 @@ void BM_VorticityRelaxation(benchmark::State& state) {
     }
 }
 
+// Germano's coefficient on the warmed-up drop's velocity grid, the dynamic models' extra work per
+// sub-step: over the whole flow (dynamic, the default) and per grid point (dynamic_local).
+void BM_DynamicCoefficient(benchmark::State& state) {
+    Simulation sim;
+    buildDyeDrop(sim, size_t(state.range(0)), 0);
+    warmUp(sim, 3);
+    tbb::task_arena arena(int(state.range(1)));
+    DynamicCoefficient dynamic;
+    for (auto _ : state) {
+        float c2 = 0.0f;
+        arena.execute([&] { c2 = dynamic.compute(sim.velocityGrid(), sim.jacobianGrid(), 0.1f); });
+        benchmark::DoNotOptimize(c2);
+    }
+    state.counters["grid_points"] = double(sim.velocityGrid().size());
+}
+
+void BM_DynamicCoefficientLocal(benchmark::State& state) {
+    Simulation sim;
+    buildDyeDrop(sim, size_t(state.range(0)), 0);
+    warmUp(sim, 3);
+    tbb::task_arena arena(int(state.range(1)));
+    DynamicCoefficient dynamic;
+    UniformGrid<float> c2;
+    for (auto _ : state) {
+        arena.execute([&] { dynamic.computeLocal(sim.velocityGrid(), sim.jacobianGrid(), 0.1f, 0.0289f, c2); });
+        benchmark::DoNotOptimize(c2.values().data());
+    }
+    state.counters["grid_points"] = double(sim.velocityGrid().size());
+}
+
 void sizeThreadArgs(benchmark::internal::Benchmark* b, std::initializer_list<long> sizes) {
     b->ArgNames({"vortons", "threads"});
     for (long n : sizes)
@@ -289,6 +320,8 @@ BENCHMARK(BM_DirectVelocityOnGrid)
 BENCHMARK(BM_PseDiffusion)->Apply(phaseCases);
 BENCHMARK(BM_Remesh)->Apply(phaseCases);
 BENCHMARK(BM_VorticityRelaxation)->Apply(phaseCases);
+BENCHMARK(BM_DynamicCoefficient)->Apply(phaseCases);
+BENCHMARK(BM_DynamicCoefficientLocal)->Apply(phaseCases);
 
 }  // namespace
 }  // namespace vfx

@@ -10,29 +10,32 @@ namespace vfx {
 
 namespace {
 
-// [1/4 1/2 1/4] along one axis, the end points mirrored (a flat axis is left alone).
+// [1/4 1/2 1/4] along one axis, the end points mirrored (a flat axis is left alone). Neighbours
+// are one stride away in the grid's storage.
 template <typename T>
 void tentAlong(const UniformGrid<T>& in, UniformGrid<T>& out, int axis) {
     const GridShape& s = in.shape();
     out.reshape(s);
     const ivec3 n = s.points;
+    if (n[axis] < 2) {
+        out.values() = in.values();
+        return;
+    }
+    const size_t stride = axis == 0 ? 1 : axis == 1 ? size_t(n.x) : size_t(n.x) * size_t(n.y);
+    const int last = n[axis] - 1;
     parallelForEach(
         0, size_t(n.z),
         [&](size_t zi) {
             const int z = int(zi);
-            for (int y = 0; y < n.y; ++y)
-                for (int x = 0; x < n.x; ++x) {
-                    const ivec3 p(x, y, z);
-                    if (n[axis] < 2) {
-                        out.at(x, y, z) = in.at(x, y, z);
-                        continue;
-                    }
-                    ivec3 lo = p, hi = p;
-                    lo[axis] = p[axis] > 0 ? p[axis] - 1 : p[axis] + 1;
-                    hi[axis] = p[axis] < n[axis] - 1 ? p[axis] + 1 : p[axis] - 1;
-                    out.at(x, y, z) =
-                        in.at(lo.x, lo.y, lo.z) * 0.25f + in.at(x, y, z) * 0.5f + in.at(hi.x, hi.y, hi.z) * 0.25f;
+            for (int y = 0; y < n.y; ++y) {
+                size_t k = s.index(0, y, z);
+                for (int x = 0; x < n.x; ++x, ++k) {
+                    const int p = axis == 0 ? x : axis == 1 ? y : z;
+                    const size_t lo = p > 0 ? k - stride : k + stride;
+                    const size_t hi = p < last ? k + stride : k - stride;
+                    out[k] = in[lo] * 0.25f + in[k] * 0.5f + in[hi] * 0.25f;
                 }
+            }
         },
         1);
 }

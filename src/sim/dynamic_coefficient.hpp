@@ -4,8 +4,9 @@
 // more by a test filter (a [1/4 1/2 1/4] tent along each axis, width^2 = Delta^2 + 6 h^2); the
 // stress the test filter resolves, L = (u u)^ - u^ u^, is what the model must put between the
 // two filter widths, C^2 M with M = 2 (Delta^2 (|S| S)^ - Delta^^2 |S^| S^). The coefficient is
-// C^2 = <L:M> / <M:M> over the flow (or a neighbourhood, computeLocal), clipped at 0: where the resolved scales pass no energy to
-// smaller ones (a laminar vortex) L:M is small and the model stays off.
+// C^2 = <L:M> / <M:M> over the flow (or over a neighbourhood: computeLocal), clipped at 0: where
+// the resolved scales pass no energy to smaller ones (a laminar vortex) L:M is small and the
+// model stays off.
 #include "core/uniform_grid.hpp"
 
 namespace vfx {

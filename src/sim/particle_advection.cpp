@@ -1,10 +1,9 @@
 #include "sim/particle_advection.hpp"
 
-#include "sim/linear_flow_step.hpp"
-
 #include "core/neighbour_search.hpp"  // parallelForEachStable
 #include "core/parallel.hpp"
 #include "sim/grid_lookups.hpp"
+#include "sim/linear_flow_step.hpp"
 
 #include <stdexcept>
 
