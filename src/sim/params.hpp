@@ -95,7 +95,7 @@ struct FluidParams {
     float coreOverlap = 1.5f;
     // Rate at which the part of each vorton's vorticity across curl u of the grid velocity decays
     // (Pedrizzetti relaxation; sim/vorticity_relaxation.hpp), 1/s; 0 = off.
-    float vorticityRelaxation = 1.0f;
+    float vorticityRelaxation = 2.0f;
     // A level that sets the sub-step limits, remesh policy, grid and vorton budget together
     // (sim/quality.hpp); custom leaves them as set.
     Quality quality = Quality::Custom;
