@@ -99,7 +99,8 @@ public:
     // Energy lost to viscosity and the subgrid model and gained from buoyancy since the last
     // reset (sim/energy_budget.hpp).
     const EnergyBudget& energyBudget() const { return energyBudget_; }
-    // The Smagorinsky-equivalent coefficient the dynamic subgrid model found at the last sub-step.
+    // The Smagorinsky-equivalent coefficient the dynamic subgrid model found at the last sub-step
+    // (dynamic_local: the largest a vorton took).
     float lastDynamicCoefficient() const { return lastDynamicCoefficient_; }
     const GridShape& gridShape() const { return gridShape_; }
     const CellPartition& partition() const { return partition_; }

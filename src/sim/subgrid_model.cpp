@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace vfx {
 
@@ -30,6 +31,17 @@ float meanCoreRadius(const std::vector<float>& coreRadius) {
     return float(sum / double(coreRadius.size()));
 }
 
+namespace {
+
+// (C Delta)^2 |S| at vorton i for the squared coefficient c2.
+float smagorinskyAt(const ResolvedFlowAtVortons& flow, size_t i, float c2) {
+    const float ss = strainRateSquared(flow.velocityGradient[i]);
+    const float width = resolvedFilterWidth(flow.coreRadius[i], flow.gridSpacing);
+    return c2 * width * width * std::sqrt(2.0f * ss);
+}
+
+}  // namespace
+
 // The strain the flow cannot resolve cascades to scales below its filter width, where nothing
 // represents it; the eddy viscosity drains it there instead of letting stretching pile it up.
 void smagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, float coefficient, std::vector<float>& eddyViscosity) {
@@ -37,13 +49,7 @@ void smagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, float coefficie
     eddyViscosity.resize(count);
     const float c2 = coefficient * coefficient;
     parallelForEach(
-        0, count,
-        [&](size_t i) {
-            const float ss = strainRateSquared(flow.velocityGradient[i]);
-            const float width = resolvedFilterWidth(flow.coreRadius[i], flow.gridSpacing);
-            eddyViscosity[i] = c2 * width * width * std::sqrt(2.0f * ss);
-        },
-        2048);
+        0, count, [&](size_t i) { eddyViscosity[i] = smagorinskyAt(flow, i, c2); }, 2048);
 }
 
 float localSmagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, const UniformGrid<float>& coefficientSquared,
@@ -57,9 +63,7 @@ float localSmagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, const Uni
             float block = 0.0f;
             for (size_t i = b; i < e; ++i) {
                 const float c2 = std::max(coefficientSquared.interpolate(positions[i]), 0.0f);
-                const float ss = strainRateSquared(flow.velocityGradient[i]);
-                const float width = resolvedFilterWidth(flow.coreRadius[i], flow.gridSpacing);
-                eddyViscosity[i] = c2 * width * width * std::sqrt(2.0f * ss);
+                eddyViscosity[i] = smagorinskyAt(flow, i, c2);
                 block = std::max(block, c2);
             }
             return block;
@@ -72,11 +76,14 @@ void subgridEddyViscosity(SubgridModel model, const ResolvedFlowAtVortons& flow,
                           std::vector<float>& eddyViscosity) {
     eddyViscosity.clear();
     if (model == SubgridModel::None || !(coefficient > 0.0f)) return;
-    // Dynamic: Smagorinsky's form with the coefficient the caller found (sim/dynamic_coefficient).
-    if (model == SubgridModel::Smagorinsky || model == SubgridModel::Dynamic) {
+    if (model == SubgridModel::Smagorinsky) {
         smagorinskyEddyViscosity(flow, coefficient, eddyViscosity);
         return;
     }
+    if (model == SubgridModel::Dynamic || model == SubgridModel::DynamicLocal)
+        throw std::logic_error(
+            "subgrid model: the dynamic models find their coefficient from the grid flow "
+            "(Simulation::dynamicEddyViscosity), not from subgrid_coefficient");
     float (*rate)(const mat3&) = model == SubgridModel::Vreman ? vremanRate
                                  : model == SubgridModel::Wale ? waleRate
                                                                : sigmaRate;

@@ -37,8 +37,9 @@ void smagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, float coefficie
 float localSmagorinskyEddyViscosity(const ResolvedFlowAtVortons& flow, const UniformGrid<float>& coefficientSquared,
                                     const std::vector<vec3>& positions, std::vector<float>& eddyViscosity);
 
-// The model fluid.subgrid_model names: nu_t = (C_s Delta)^2 D with D the model's rate
-// (sim/subgrid_rates.hpp); empty for none or a zero coefficient.
+// The algebraic model fluid.subgrid_model names: nu_t = (C_s Delta)^2 D with D the model's rate
+// (sim/subgrid_rates.hpp); empty for none or a zero coefficient. The dynamic models take their
+// coefficient from the flow (Simulation::dynamicEddyViscosity) and are refused here.
 void subgridEddyViscosity(SubgridModel model, const ResolvedFlowAtVortons& flow, float coefficient,
                           std::vector<float>& eddyViscosity);
 
