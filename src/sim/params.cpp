@@ -179,7 +179,7 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
             .atMost(0.5));
     t.push_back(fluidParam(
         "adams_bashforth", &F::adamsBashforth,
-        "Second-order time integration: particle motion and vortex stretching use the two-step Adams-Bashforth rule (this sub-step's rate and the last one's), so an inviscid ring keeps its energy at the same sub-step size; false = one-step rules (the frozen-field midpoint for motion, Euler for stretching), first order in time. The first sub-step after a reset or a remesh is one-step."));
+        "Second-order time integration: particle motion and vortex stretching use the two-step Adams-Bashforth rule (this sub-step's rate and the last one's), so an inviscid ring keeps its energy at the same sub-step size; false = one-step rules (the frozen-field midpoint for motion, Euler for stretching), first order in time. The first sub-step after a reset is one-step; after a remesh the new vortons move on with the last sub-step's velocity of the fluid they carry, and stretching restarts with Euler."));
 }
 
 void addSourcesAndWalls(std::vector<ParamSpec>& t) {

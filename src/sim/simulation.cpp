@@ -14,6 +14,7 @@
 #include "sim/particle_advection.hpp"
 #include "sim/quality.hpp"
 #include "sim/remesh.hpp"
+#include "sim/remesh_history.hpp"
 #include "sim/sph.hpp"
 #include "sim/stretching.hpp"
 #include "sim/subgrid_model.hpp"
@@ -265,8 +266,10 @@ void Simulation::remesh() {
                 if (mayTouchBody(body, p, 0.0f) && contactDistance(body, p) < 0.0f) return false;
             return true;
         };
+    const size_t before = vortons_.size();
     if (!work_->remesher.apply(vortons_, settings, fluidRegion)) return;
-    work_->history.clearVortons();  // new particles have no past
+    carryHistoryAcrossRemesh(fluid_, before, {velocityGrid_, work_->pushedFlows, fluidRegion}, vortons_,
+                             work_->history);
     remeshSpacing_ = work_->remesher.lastSpacing();
     ++remeshCount_;
 }
