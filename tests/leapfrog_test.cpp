@@ -14,7 +14,6 @@
 
 #include <cmath>
 #include <iostream>
-#include <random>
 #include <vector>
 
 namespace vfx {
@@ -63,20 +62,6 @@ PairHistory eulerReference(double coreRadius) {
     return h;
 }
 
-// Tracers uniformly at random in a thin torus about the ring's core line.
-void addCoreTracers(Tracers& t, float height, float tubeRadius, size_t count, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-    const float outer = float(kRadius) + tubeRadius;
-    while (count > 0) {
-        const vec3 p(unit(rng) * outer, unit(rng) * tubeRadius, unit(rng) * outer);
-        const float rho = std::hypot(p.x, p.z);
-        if ((rho - float(kRadius)) * (rho - float(kRadius)) + p.y * p.y > tubeRadius * tubeRadius) continue;
-        t.add(p + vec3(0.0f, height, 0.0f));
-        --count;
-    }
-}
-
 // Mean axial position and mean distance from the axis of tracers [first, first + count).
 std::pair<double, double> tracerCore(const Tracers& t, size_t first, size_t count) {
     double y = 0.0, r = 0.0;
@@ -102,7 +87,9 @@ PairHistory simulated(float coreRadius) {
         spec.count = 6000;
         spec.seed = 1 + k;
         test::addVortexRing(sim.vortons(), spec);
-        addCoreTracers(sim.tracers(), float(k * kGap), 0.2f * coreRadius, tracersPerRing, 3 + k);
+        const vec3 centre = spec.centre;
+        test::forRandomPointsInTorus(float(kRadius), 0.2f * coreRadius, tracersPerRing, 3 + k,
+                                     [&](const vec3& p) { sim.tracers().add(centre + p); });
     }
     PairHistory h;
     const float dt = 0.01f;

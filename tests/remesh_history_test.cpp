@@ -43,8 +43,10 @@ TEST(RemeshHistory, NewVortonsTakeTheVelocityOfTheirFluidASubStepEarlier) {
         const vec3 before(std::cos(angle) * x.x - std::sin(angle) * x.y, std::sin(angle) * x.x + std::cos(angle) * x.y,
                           x.z);
         const vec3 expected = rotationFlow(before);
-        // A second-order step back: the position errs by O((Omega dt)^3) r, 1e-3 r here.
-        EXPECT_LT(glm::length(history.vortonVelocity[i] - expected), 2e-3f * kOmega * glm::length(x)) << i;
+        // The midpoint step back errs from the rotation by (Omega dt)^3 / 6 of the radius (1.7e-4
+        // here) and the grid holds the linear field exactly; held to 3 times that for rounding.
+        const float bound = 3.0f * std::pow(kOmega * history.dt, 3.0f) / 6.0f;
+        EXPECT_LT(glm::length(history.vortonVelocity[i] - expected), bound * kOmega * glm::length(x)) << i;
         // The velocity here, what a restart would use, is Omega dt = 0.1 of it away.
         EXPECT_GT(glm::length(rotationFlow(x) - expected), 0.05f * kOmega * glm::length(x)) << i;
     }

@@ -60,23 +60,31 @@ inline double torusVolume(const RingSpec& s) {
     return 2.0 * M_PI * M_PI * double(s.radius) * double(s.coreRadius) * double(s.coreRadius);
 }
 
+// Calls add(p) for `count` points uniformly at random in the solid torus of major radius R and
+// tube radius a about the +y axis through the origin (rejection from the bounding box).
+template <class Add>
+void forRandomPointsInTorus(float R, float a, size_t count, unsigned seed, Add&& add) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    const float outer = R + a;
+    size_t added = 0;
+    while (added < count) {
+        const vec3 p(unit(rng) * outer, unit(rng) * a, unit(rng) * outer);
+        const float rho = std::sqrt(p.x * p.x + p.z * p.z);
+        if ((rho - R) * (rho - R) + p.y * p.y > a * a || rho < 1e-6f) continue;
+        add(p);
+        ++added;
+    }
+}
+
 // Vortex ring about the +y axis: vortons uniformly at random in the solid torus, vorticity
 // Gamma / (pi a^2) along e_phi (so the circulation around the core is Gamma).
 inline void addVortexRing(Vortons& v, const RingSpec& s) {
-    std::mt19937 rng(s.seed);
-    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
     const double share = torusVolume(s) / double(s.count);
     const float omega = s.circulation / (kPi * s.coreRadius * s.coreRadius);
-    const float outer = s.radius + s.coreRadius;
-    size_t added = 0;
-    while (added < s.count) {
-        const vec3 local(unit(rng) * outer, unit(rng) * s.coreRadius, unit(rng) * outer);
-        const float rho = std::sqrt(local.x * local.x + local.z * local.z);
-        const float d2 = (rho - s.radius) * (rho - s.radius) + local.y * local.y;
-        if (d2 > s.coreRadius * s.coreRadius || rho < 1e-6f) continue;
-        addShare(v, s.centre + local, omega * azimuthAboutY(local, vec3(0.0f)), 0.0f, share);
-        ++added;
-    }
+    forRandomPointsInTorus(s.radius, s.coreRadius, s.count, s.seed, [&](const vec3& p) {
+        addShare(v, s.centre + p, omega * azimuthAboutY(p, vec3(0.0f)), 0.0f, share);
+    });
 }
 
 struct BallSpec {
