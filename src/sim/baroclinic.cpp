@@ -132,13 +132,14 @@ void BaroclinicShareFactors::clear(size_t k) {
     perWeightX[k] = perWeightY[k] = perWeightZ[k] = 0.0f;
 }
 
-void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
-                               const vec3& gravity, float ambientDensity, float dt, Vortons& vortons) {
+void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
+                               const CellPartition& partition, const vec3& gravity, float ambientDensity, float dt,
+                               Vortons& vortons) {
     const GridShape& shape = densityGradient.shape();
     const float reach = kReach * std::max({shape.spacing.x, shape.spacing.y, shape.spacing.z});
     const float scale = dt / ambientDensity * shape.cellVolume();
     sortPositions(partition, vortons);
-    shareGridSources(densityGradient, partition, gravity, scale, reach);
+    shareGridSources(densityGradient, fluidShare, partition, gravity, scale, reach);
     gatherToVortons(shape, partition, 1.0f / (reach * reach), vortons);
     unreached_ = unreachedShare();
 }
@@ -163,7 +164,8 @@ void BaroclinicTransfer::sortPositions(const CellPartition& partition, const Vor
 
 // Pass 1, per grid point: its source and the weights the vortons around it will take. Writes
 // every point's share and factors (zero where it has no source): no fill before it.
-void BaroclinicTransfer::shareGridSources(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
+void BaroclinicTransfer::shareGridSources(const UniformGrid<vec3>& densityGradient,
+                                          const UniformGrid<float>* fluidShare, const CellPartition& partition,
                                           const vec3& gravity, float scale, float reach) {
     const GridShape& shape = densityGradient.shape();
     reserveWithHeadroom(shares_, shape.pointCount());
@@ -176,16 +178,18 @@ void BaroclinicTransfer::shareGridSources(const UniformGrid<vec3>& densityGradie
             const int z = int(zi);
             for (int y = 0; y < points.y; ++y)
                 for (int x = 0; x < points.x; ++x)
-                    sharePoint(densityGradient, partition, gravity, scale, reach, x, y, z);
+                    sharePoint(densityGradient, fluidShare, partition, gravity, scale, reach, x, y, z);
         },
         1);
 }
 
-void BaroclinicTransfer::sharePoint(const UniformGrid<vec3>& densityGradient, const CellPartition& partition,
-                                    const vec3& gravity, float scale, float reach, int x, int y, int z) {
+void BaroclinicTransfer::sharePoint(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
+                                    const CellPartition& partition, const vec3& gravity, float scale, float reach,
+                                    int x, int y, int z) {
     const GridShape& shape = densityGradient.shape();
     const size_t k = shape.index(x, y, z);
-    const vec3 strength = glm::cross(densityGradient[k], gravity) * scale;
+    const float fluidVolume = fluidShare ? (*fluidShare)[k] : 1.0f;
+    const vec3 strength = glm::cross(densityGradient[k], gravity) * (scale * fluidVolume);
     PointShare& share = shares_[k];
     share = PointShare{strength, 0.0f};
     factors_.clear(k);
@@ -200,9 +204,11 @@ void BaroclinicTransfer::sharePoint(const UniformGrid<vec3>& densityGradient, co
     const mat3 spread = m.second() / m.weightSum - glm::outerProduct(mean, mean);
     // beta moves the weighted mean position onto the grid point: sum p (1 + beta.(d - mean)) d = 0
     // when spread * beta = -mean. The ridge bounds the extrapolation (and keeps a flat, 2D layout
-    // invertible).
+    // invertible). A point whose support a wall cuts keeps plain weights: its fluid's centre is
+    // not the point but lies towards the vortons, and moving their mean onto the point handed the
+    // outermost layer a multiple of its source and the next layer a negative part.
     const mat3 regular = spread + mat3(kRidge * reach * reach);
-    const vec3 beta = glm::inverse(regular) * (-mean);
+    const vec3 beta = fluidVolume < 1.0f ? vec3(0.0f) : glm::inverse(regular) * (-mean);
     // A vorton's part is w / weightSum (1 + beta.(d - mean)): the constant terms folded once per point.
     const vec3 perWeight = strength / m.weightSum;
     factors_.base[k] = 1.0f - glm::dot(beta, mean);

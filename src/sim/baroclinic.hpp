@@ -11,6 +11,9 @@
 // keeps the total exactly and the first moment to a few percent, so sum(omega V) and the impulse
 // 1/2 sum(x x omega V) change as the grid source says; and centred differences with zero density
 // at the grid's faces make that source's impulse exactly g sum(rho' V_cell) dt / rho0.
+// By a wall (a container or solid) a point's source is that of the fluid its support holds,
+// S_g V_cell share dt, handed out with plain weights: the walls hold the pressure and make no
+// vorticity of their own.
 #include "core/cell_partition.hpp"
 #include "core/uniform_grid.hpp"
 #include "sim/particles.hpp"
@@ -39,17 +42,19 @@ class BaroclinicTransfer {
 public:
     // Adds dt * (grad rho x g) / rho0 from every grid point to the vortons around it. The
     // partition must hold the vortons' current positions in the cells of gradient.shape().
-    void apply(const UniformGrid<vec3>& densityGradient, const CellPartition& partition, const vec3& gravity,
-               float ambientDensity, float dt, Vortons& vortons);
+    // With walls, fluidShare weights each point's source by the share of its cell that is fluid
+    // (null: all fluid).
+    void apply(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
+               const CellPartition& partition, const vec3& gravity, float ambientDensity, float dt, Vortons& vortons);
     // Share of the grid source (by magnitude) that had no vorton within reach at the last apply.
     double lastUnreachedShare() const { return unreached_; }
 
 private:
     void sortPositions(const CellPartition& partition, const Vortons& vortons);
-    void shareGridSources(const UniformGrid<vec3>& densityGradient, const CellPartition& partition, const vec3& gravity,
-                          float scale, float reach);
-    void sharePoint(const UniformGrid<vec3>& densityGradient, const CellPartition& partition, const vec3& gravity,
-                    float scale, float reach, int x, int y, int z);
+    void shareGridSources(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
+                          const CellPartition& partition, const vec3& gravity, float scale, float reach);
+    void sharePoint(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
+                    const CellPartition& partition, const vec3& gravity, float scale, float reach, int x, int y, int z);
     void gatherToVortons(const GridShape& shape, const CellPartition& partition, float invReach2,
                          Vortons& vortons) const;
     double unreachedShare() const;

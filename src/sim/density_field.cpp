@@ -30,6 +30,7 @@ void DensityField::depositVortons(const Vortons& vortons, const CellPartition& p
     deposit_.reshape(shape);  // every point is written by the gather, as is the coverage
     coverage_.reshape(shape);
     gradientCurrent_ = false;
+    fluidShareCurrent_ = false;
     measureVortons(vortons, shape);
     // Each cell first sums what its vortons give each of its 8 corners (one visit per vorton),
     // then each grid point adds up the corners it is of the (up to) 8 cells around it.
@@ -139,7 +140,7 @@ void DensityField::computeBuoyancyField(const FluidParams& fluid, const std::vec
     buoyancyIsDeposit_ = !fluid.coverageDensity || coverage_.size() != deposit_.size();
     if (buoyancyIsDeposit_) return;
     const bool walls = !bodies.empty();
-    if (walls) computeGridFluidShare(bodies, deposit_.shape(), fluidShare_);
+    if (walls) gridFluidShare(bodies);
     buoyancy_.reset(deposit_.shape(), 0.0f);
     computeRampArguments(walls);
     if (walls) fillRampIntoWalls();
@@ -147,6 +148,12 @@ void DensityField::computeBuoyancyField(const FluidParams& fluid, const std::vec
     const DepositScales scales = keepDepositedMass(walls);
     if (walls)
         fillSolidsWithSurroundingDensity(buoyancy_, bodies, deposit_, coverage_, fluid, scales.heavy, scales.light);
+}
+
+const UniformGrid<float>& DensityField::gridFluidShare(const std::vector<RigidBody>& bodies) {
+    if (!fluidShareCurrent_) computeGridFluidShare(bodies, deposit_.shape(), fluidShare_);
+    fluidShareCurrent_ = true;
+    return fluidShare_;
 }
 
 // The ramp's argument where the fluid is (-1 marks points mostly inside a wall).

@@ -44,6 +44,9 @@ public:
     const UniformGrid<vec3>& gradientGrid() const { return gradient_; }
     // False between a deposit and the gradient grid made from it.
     bool gradientGridCurrent() const { return gradientCurrent_; }
+    // Share of each grid point's support that lies in fluid (computeGridFluidShare) on the last
+    // deposit's grid, made on first use after a deposit.
+    const UniformGrid<float>& gridFluidShare(const std::vector<RigidBody>& bodies);
 
 private:
     // What one cell's vortons deposit at each of its 8 corners (corner index x + 2y + 4z).
@@ -68,6 +71,7 @@ private:
     UniformGrid<float> fluidShare_;  // share of each grid point's support in fluid (with bodies)
     UniformGrid<vec3> gradient_;     // gradient of the buoyancy field, kg/m^4
     bool buoyancyIsDeposit_ = true;
+    bool fluidShareCurrent_ = false;
     bool gradientCurrent_ = true;
     // Scratch of the deposit: each vorton's place in its cell, mass deviation and volume, and
     // each cell's corner sums.

@@ -512,7 +512,9 @@ void Simulation::generateBaroclinicVorticity(float dt) {
     if (!gravityActsOnGrid()) return;
     const vec3 g = buoyancyGravity();
     if (fluid_.baroclinicSharing && fluid_.densityGradient == GradientSource::Grid) {
-        work_->baroclinic.apply(work_->density.gradientGrid(), partition_, g, fluid_.ambientDensity, dt, vortons_);
+        DensityField& density = work_->density;
+        const UniformGrid<float>* share = bodies_.empty() ? nullptr : &density.gridFluidShare(bodies_);
+        work_->baroclinic.apply(density.gradientGrid(), share, partition_, g, fluid_.ambientDensity, dt, vortons_);
         return;
     }
     if (fluid_.baroclinicSharing && vortons_.size() > 0) {
