@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -151,6 +152,49 @@ TEST(Remesh, AtWallsNothingLandsOutsideAndWallNodesKeepTheFluidsDensity) {
         volume += v.volume(i);
     }
     EXPECT_NEAR(volume, 1.0, 1e-4);  // the tank's
+}
+
+// Remeshing the vortons a remesh made, on the same lattice, changes nothing: a fluid at rest in a
+// tank stays the fluid it was. The first remesh leaves vortons on the walls, whose M4' weights
+// are theirs alone, and taking a whole cell at such a node gave the tank's walls twice their
+// fluid (its edges four times): 20% more volume than the tank, half the density on its faces,
+// and a resting layered tank stirred itself. Every node within the walls' reach holds the fluid
+// of its cell, the tent share of a spacing per axis (here the box's own, written out), at the
+// density that reached it.
+TEST(Remesh, AtWallsRemeshingAgainChangesNothing) {
+    Vortons v;
+    const float spacing = 0.1f;
+    test::addLattice(
+        v, ivec3(10), vec3(-0.45f), spacing, [](const vec3& p) { return p.y < 0.0f ? 0.3f : -0.1f; },
+        [](const vec3&) { return vec3(0.0f, 0.0f, 2.0f); });
+    const auto inTank = [](const vec3& p) { return glm::all(glm::lessThanEqual(glm::abs(p), vec3(0.5f + 1e-5f))); };
+    const auto tentShare = [](const vec3& p, float h) {
+        float share = 1.0f;
+        for (int a = 0; a < 3; ++a) {
+            const float u = std::clamp((0.5f - std::abs(p[a])) / h, -1.0f, 1.0f);
+            share *= u >= 0.0f ? 1.0f - 0.5f * (1.0f - u) * (1.0f - u) : 0.5f * (1.0f + u) * (1.0f + u);
+        }
+        return share;
+    };
+    Remesher remesher;
+    RemeshSettings settings;
+    settings.spacing = spacing;
+    settings.threshold = 0.0f;
+    ASSERT_TRUE(remesher.apply(v, settings, inTank, tentShare));
+    const Vortons once = v;
+    const Moments before = momentsOf(once);
+    ASSERT_TRUE(remesher.apply(v, settings, inTank, tentShare));
+    ASSERT_EQ(v.size(), once.size());
+    double volume = 0.0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        EXPECT_NEAR(glm::distance(v.position[i], once.position[i]), 0.0f, 1e-6f) << "vorton " << i;
+        EXPECT_NEAR(v.density[i], once.density[i], 1e-5f) << "vorton " << i;
+        EXPECT_NEAR(v.volume(i), once.volume(i), 1e-5 * once.volume(i)) << "vorton " << i;
+        volume += v.volume(i);
+    }
+    EXPECT_NEAR(volume, 1.0, 1e-4);  // the tank's
+    EXPECT_NEAR(momentsOf(v).mass, before.mass, 1e-5 * std::abs(before.mass));
+    EXPECT_NEAR(momentsOf(v).circulation.z, before.circulation.z, 1e-5 * before.circulation.z);
 }
 
 // Vortons already on the lattice stay exactly where they are with the same strengths: M4' is

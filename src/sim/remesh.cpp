@@ -99,7 +99,8 @@ bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
 
 }  // namespace
 
-bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegion& fluidRegion) {
+bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegion& fluidRegion,
+                     const FluidShare& fluidShare) {
     if (v.size() == 0 || !(settings.spacing > 0.0f)) return false;
     float h = settings.spacing;
     size_t kept = 0;
@@ -113,12 +114,14 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
     }
     const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
-    const VortonTotals before = capped ? vortonTotals(v) : VortonTotals{};
+    const bool settling = fluidRegion && fluidShare;
+    const VortonTotals before = capped || settling ? vortonTotals(v) : VortonTotals{};
     if (capped) kept = keepStrongest(settings.hardCap);
+    if (settling) settleWallNodes(fluidShare);
     Vortons out;
     out.resize(kept);
     collect(settings.coreOverlap, out);
-    if (capped) restoreTotals(out, before);
+    if (capped || settling) restoreTotals(out, before);
     v = std::move(out);
     lastSpacing_ = h;
     return true;
@@ -188,7 +191,10 @@ size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& f
     else
         fluidNode_.clear();
     scatterToNodes(v, footprint, walls);
-    if (walls) mergeSlivers();
+    if (walls) {
+        markNodesByWalls();
+        mergeSlivers();
+    }
 
     float maxStrength = 0.0f, maxMass = 0.0f;
     for (const Node& node : nodes_) {
@@ -252,6 +258,90 @@ void Remesher::scatterToNodes(const Vortons& v, const std::vector<Footprint>& fo
             }
         },
         1);
+}
+
+// A node whose cell a wall cuts holds only part of a cell of fluid, whatever reached it: a vorton
+// sitting exactly on it (as every vorton does after a remesh) has M4' weights on it alone and
+// none past the wall, so only its neighbours tell. Taking the whole cell there gave the nodes on
+// a tank's walls twice (edges four times) the fluid they hold: 20% more volume than the tank and
+// half the density on its faces, which stirred a resting layered tank.
+void Remesher::markNodesByWalls() {
+    const Lattice& lattice = lattice_;
+    const ivec3 n = lattice.dims;
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t zi) {
+            const int z = int(zi);
+            for (int y = 0; y < n.y; ++y)
+                for (int x = 0; x < n.x; ++x) {
+                    const size_t k = nodeIndex(lattice, x, y, z);
+                    if (!fluidNode_[k] || nodes_[k].nearWall) continue;
+                    bool byWall = false;
+                    for (int dz = -1; dz <= 1 && !byWall; ++dz)
+                        for (int dy = -1; dy <= 1 && !byWall; ++dy)
+                            for (int dx = -1; dx <= 1 && !byWall; ++dx) {
+                                const ivec3 q(x + dx, y + dy, z + dz);
+                                const bool inside =
+                                    glm::all(glm::greaterThanEqual(q, ivec3(0))) && glm::all(glm::lessThan(q, n));
+                                byWall = inside && !fluidNode_[nodeIndex(lattice, q.x, q.y, q.z)];
+                            }
+                    nodes_[k].nearWall = byWall;
+                }
+        },
+        1);
+}
+
+// What reached a node by a wall depends on how the vortons sat there (a mix of M4' and linear
+// weights; a lattice node on the wall got 0.44 of a cell where its cell holds 0.5), and a volume
+// taken from it turns into a density error at the next remesh, when the node is inside. Its
+// density and vorticity are what reached it, over the volume that reached it, which every layout
+// gets right, and its volume the fluid its cell has. The masses so set are scaled, heavy and
+// light apart, to the masses that reached those nodes; apply() then restores the vorticity and
+// impulse totals.
+void Remesher::settleWallNodes(const FluidShare& fluidShare) {
+    struct Sums {
+        double heavy = 0.0, light = 0.0, settledHeavy = 0.0, settledLight = 0.0;
+    };
+    const float cell = lattice_.h * lattice_.h * lattice_.h;
+    const size_t nx = size_t(lattice_.dims.x), ny = size_t(lattice_.dims.y);
+    std::vector<float>& settled = settledMass_;
+    settled.assign(nodes_.size(), 0.0f);
+    const Sums sums = deterministicReduce<Sums>(
+        nodes_.size(), Sums{},
+        [&](size_t b, size_t e) {
+            Sums s;
+            for (size_t k = b; k < e; ++k) {
+                Node& node = nodes_[k];
+                if (!node.nearWall || !keeps(node)) continue;
+                const vec3 at = nodePosition(lattice_, int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
+                // Only by the walls the share knows: within three spacings, where a vorton whose
+                // footprint a wall cuts took its M4' weights away.
+                if (!(fluidShare(at, 3.0f * lattice_.h) < 1.0f)) continue;
+                const float volume = std::max(fluidShare(at, lattice_.h), kLeastWallNodeVolume) * cell;
+                settled[k] = node.mass / node.volume * volume;
+                node.strength *= volume / node.volume;
+                node.volume = volume;
+                node.settled = true;
+                (node.mass > 0.0f ? s.heavy : s.light) += node.mass;
+                (settled[k] > 0.0f ? s.settledHeavy : s.settledLight) += settled[k];
+            }
+            return s;
+        },
+        [](Sums a, const Sums& c) {
+            return Sums{a.heavy + c.heavy, a.light + c.light, a.settledHeavy + c.settledHeavy,
+                        a.settledLight + c.settledLight};
+        },
+        4096);
+    const float heavyScale = sums.settledHeavy != 0.0 ? float(sums.heavy / sums.settledHeavy) : 1.0f;
+    const float lightScale = sums.settledLight != 0.0 ? float(sums.light / sums.settledLight) : 1.0f;
+    parallelForEach(
+        0, nodes_.size(),
+        [&](size_t k) {
+            Node& node = nodes_[k];
+            if (!node.settled) return;
+            node.mass = settled[k] * (settled[k] > 0.0f ? heavyScale : lightScale);
+        },
+        4096);
 }
 
 // Kept nodes per plane, then a prefix sum: collect() fills each plane's run in lattice order.
@@ -391,6 +481,7 @@ size_t Remesher::keepStrongest(size_t cap) {
 
 bool Remesher::keeps(const Node& node) const {
     if (node.dropped) return false;
+    if (node.settled) return true;
     // A sliver by a wall that found no neighbour to merge into is left out.
     if (node.nearWall && !(node.volume > kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h)) return false;
     return glm::length(node.strength) > strengthCut_ || std::abs(node.mass) > massCut_;

@@ -43,6 +43,9 @@ class Remesher {
 public:
     // Where the fluid may be (outside solids, inside containers); empty: everywhere.
     using FluidRegion = std::function<bool(const vec3&)>;
+    // Share of the cloud-in-cell support of spacing h around a point that lies in fluid. A node
+    // whose share at 3h is 1 is away from the walls it knows and keeps what was deposited on it.
+    using FluidShare = std::function<float(const vec3& point, float h)>;
 
     // Replaces the vortons by lattice vortons of volume h^3. Returns false (and leaves the vortons
     // alone) if the lattice box would be unreasonably large (a vorton flung far from the rest).
@@ -54,8 +57,12 @@ public:
     // reaches past a wall shares its strengths among its nodes in the fluid only (its weights
     // renormalised, so total vorticity and mass are still conserved exactly), and the nodes such
     // vortons reach take the fluid volume deposited on them rather than h^3, so a node on a wall
-    // holding half a cell of fluid keeps the fluid's density instead of reading half of it.
-    bool apply(Vortons& vortons, const RemeshSettings& settings, const FluidRegion& fluidRegion = {});
+    // holding half a cell of fluid keeps the fluid's density instead of reading half of it. With
+    // a fluid share as well, every node by the walls it knows holds the fluid its cell has
+    // (share times h^3) at the density and vorticity that reached it, the masses by walls scaled
+    // so that each sign's total stays exact and the vorticity and impulse totals restored.
+    bool apply(Vortons& vortons, const RemeshSettings& settings, const FluidRegion& fluidRegion = {},
+               const FluidShare& fluidShare = {});
     float lastSpacing() const { return lastSpacing_; }
 
     // Where one vorton lands on the lattice: the first of its (up to) 4 nodes per axis and their weights.
@@ -69,8 +76,9 @@ private:
         vec3 strength{0.0f};    // sum of w * omega V
         float mass = 0.0f;      // sum of w * rho' V
         float volume = 0.0f;    // sum of w * V
-        bool nearWall = false;  // reached by a vorton whose footprint a wall cut
+        bool nearWall = false;  // a wall cuts its cell, or a vorton's footprint reached past one
         bool dropped = false;   // left out by the hard cap
+        bool settled = false;   // by a wall, given its cell's fluid volume: kept
     };
     // Deposits every vorton onto lattice_; returns the number of nodes kept.
     size_t deposit(const Vortons& vortons, float threshold, const FluidRegion& fluidRegion);
@@ -83,6 +91,9 @@ private:
     // only, renormalised (cutScale_); their nodes are marked nearWall.
     void shareAmongFluidNodes(const Vortons& vortons, const FluidRegion& fluidRegion,
                               std::vector<Footprint>& footprints);
+    // Marks nearWall every fluid node with a node outside the fluid among its 26 neighbours.
+    void markNodesByWalls();
+    void settleWallNodes(const FluidShare& fluidShare);
     bool keeps(const Node& node) const;
     template <class Visit>
     void forEachNodeByPlaneColour(Visit&& visit);
@@ -106,6 +117,7 @@ private:
     } lattice_;
     std::vector<uint8_t> fluidNode_;  // 1 where the lattice node lies in the fluid region
     std::vector<float> cutScale_;     // per vorton: 1 / (sum of its weights on fluid nodes), 0 if uncut
+    std::vector<float> settledMass_;  // per node by a wall: its mass at its cell's volume
     std::vector<uint32_t> byPlane_;
     std::vector<uint32_t> planeStart_;
 };

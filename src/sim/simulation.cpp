@@ -258,16 +258,12 @@ void Simulation::remesh() {
         settings.maxCount = settings.maxCount > 0 ? std::min(settings.maxCount, settings.hardCap) : settings.hardCap;
     settings.coreOverlap = fluid_.coreOverlap > 0.0f ? fluid_.coreOverlap : 1.5f;
     settings.threshold = fluid_.remeshThreshold;
-    // With bodies, the lattice leaves out what lies inside solids or outside containers.
-    Remesher::FluidRegion fluidRegion;
-    if (!bodies_.empty())
-        fluidRegion = [this](const vec3& p) {
-            for (const RigidBody& body : bodies_)
-                if (mayTouchBody(body, p, 0.0f) && contactDistance(body, p) < 0.0f) return false;
-            return true;
-        };
+    // With bodies, the lattice leaves out what lies inside solids or outside containers, and a
+    // node a container cuts holds its cell's fluid.
+    const Remesher::FluidRegion fluidRegion = bodies_.empty() ? Remesher::FluidRegion{} : fluidRegionOf(bodies_);
+    const Remesher::FluidShare fluidShare = bodies_.empty() ? Remesher::FluidShare{} : containerShareOf(bodies_);
     const size_t before = vortons_.size();
-    if (!work_->remesher.apply(vortons_, settings, fluidRegion)) return;
+    if (!work_->remesher.apply(vortons_, settings, fluidRegion, fluidShare)) return;
     carryHistoryAcrossRemesh(fluid_, before, {velocityGrid_, work_->pushedFlows, fluidRegion}, vortons_,
                              work_->history);
     remeshSpacing_ = work_->remesher.lastSpacing();

@@ -52,6 +52,14 @@ float tentShareOnFluidSide(float d, float h) {
 
 }  // namespace
 
+float latticePointFluidShare(const std::vector<RigidBody>& bodies, const vec3& point, float h, bool containersOnly) {
+    float s = 1.0f;
+    for (const RigidBody& body : bodies)
+        if ((body.isHole() || !containersOnly) && mayTouchBody(body, point, h))
+            s *= bodyKernelShare(body, point, h, tentShareOnFluidSide);
+    return s;
+}
+
 void computeGridFluidShare(const std::vector<RigidBody>& bodies, const GridShape& shape, UniformGrid<float>& share) {
     share.reset(shape, 1.0f);
     const float h = shape.spacing.x;
@@ -60,10 +68,7 @@ void computeGridFluidShare(const std::vector<RigidBody>& bodies, const GridShape
         0, share.size(),
         [&](size_t k) {
             const vec3 point = shape.pointPosition(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
-            float s = 1.0f;
-            for (const RigidBody& body : bodies)
-                if (mayTouchBody(body, point, h)) s *= bodyKernelShare(body, point, h, tentShareOnFluidSide);
-            share[k] = s;
+            share[k] = latticePointFluidShare(bodies, point, h);
         },
         4096);
 }
@@ -81,6 +86,18 @@ void computeWallKernelShare(const std::vector<RigidBody>& bodies, const std::vec
             share[i] = std::max(s, 0.05f);
         },
         1024);
+}
+
+std::function<bool(const vec3&)> fluidRegionOf(const std::vector<RigidBody>& bodies) {
+    return [&bodies](const vec3& p) {
+        for (const RigidBody& body : bodies)
+            if (mayTouchBody(body, p, 0.0f) && contactDistance(body, p) < 0.0f) return false;
+        return true;
+    };
+}
+
+std::function<float(const vec3&, float)> containerShareOf(const std::vector<RigidBody>& bodies) {
+    return [&bodies](const vec3& p, float h) { return latticePointFluidShare(bodies, p, h, true); };
 }
 
 }  // namespace vfx
