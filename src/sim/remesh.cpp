@@ -316,7 +316,8 @@ void Remesher::settleWallNodes(const FluidShare& fluidShare) {
                 const vec3 at = nodePosition(lattice_, int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
                 // Only by the walls the share knows: within three spacings, where a vorton whose
                 // footprint a wall cuts took its M4' weights away.
-                if (!(fluidShare(at, 3.0f * lattice_.h) < 1.0f)) continue;
+                const float reach = fluidShare(at, 3.0f * lattice_.h);
+                if (!(reach >= 0.0f && reach < 1.0f)) continue;
                 const float volume = std::max(fluidShare(at, lattice_.h), kLeastWallNodeVolume) * cell;
                 settled[k] = node.mass / node.volume * volume;
                 node.strength *= volume / node.volume;

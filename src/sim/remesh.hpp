@@ -44,7 +44,8 @@ public:
     // Where the fluid may be (outside solids, inside containers); empty: everywhere.
     using FluidRegion = std::function<bool(const vec3&)>;
     // Share of the cloud-in-cell support of spacing h around a point that lies in fluid. A node
-    // whose share at 3h is 1 is away from the walls it knows and keeps what was deposited on it.
+    // whose share at 3h is 1 (away from the walls it knows) or negative (walls it leaves alone)
+    // keeps what was deposited on it.
     using FluidShare = std::function<float(const vec3& point, float h)>;
 
     // Replaces the vortons by lattice vortons of volume h^3. Returns false (and leaves the vortons

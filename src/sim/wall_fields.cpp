@@ -97,7 +97,11 @@ std::function<bool(const vec3&)> fluidRegionOf(const std::vector<RigidBody>& bod
 }
 
 std::function<float(const vec3&, float)> containerShareOf(const std::vector<RigidBody>& bodies) {
-    return [&bodies](const vec3& p, float h) { return latticePointFluidShare(bodies, p, h, true); };
+    return [&bodies](const vec3& p, float h) {
+        for (const RigidBody& body : bodies)
+            if (!body.isHole() && mayTouchBody(body, p, h) && contactDistance(body, p) < h) return -1.0f;
+        return latticePointFluidShare(bodies, p, h, true);
+    };
 }
 
 }  // namespace vfx

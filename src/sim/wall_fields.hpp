@@ -35,9 +35,10 @@ float latticePointFluidShare(const std::vector<RigidBody>& bodies, const vec3& p
 // counts as in). The bodies are read when it is called, so they must outlive it.
 std::function<bool(const vec3&)> fluidRegionOf(const std::vector<RigidBody>& bodies);
 
-// latticePointFluidShare over the containers alone. Remeshing sets the volume of the nodes it
-// cuts from it; by a solid a node keeps the volume deposited on it (set from the share, a
-// spinning ball's fluid took 6% less angular momentum than the ball gave in 1 s, against 2%).
+// latticePointFluidShare over the containers alone, or -1 within h of a solid. Remeshing sets
+// the volume of the nodes by a container's walls from it; by a solid a node keeps the volume
+// deposited on it (set from the share, a spinning ball's fluid took 6% less angular momentum
+// than the ball gave in 1 s, against 2%).
 std::function<float(const vec3&, float)> containerShareOf(const std::vector<RigidBody>& bodies);
 
 }  // namespace vfx
