@@ -114,14 +114,14 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
     }
     const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
-    const bool settling = fluidRegion && fluidShare;
-    const VortonTotals before = capped || settling ? vortonTotals(v) : VortonTotals{};
     if (capped) kept = keepStrongest(settings.hardCap);
-    if (settling) settleWallNodes(fluidShare);
+    const bool settled = fluidRegion && fluidShare && settleWallNodes(fluidShare);
+    // The vortons are still the ones deposited: the totals the new ones must keep.
+    const VortonTotals before = capped || settled ? vortonTotals(v) : VortonTotals{};
     Vortons out;
     out.resize(kept);
     collect(settings.coreOverlap, out);
-    if (capped || settling) restoreTotals(out, before);
+    if (capped || settled) restoreTotals(out, before);
     v = std::move(out);
     lastSpacing_ = h;
     return true;
@@ -266,29 +266,24 @@ void Remesher::scatterToNodes(const Vortons& v, const std::vector<Footprint>& fo
 // a tank's walls twice (edges four times) the fluid they hold: 20% more volume than the tank and
 // half the density on its faces, which stirred a resting layered tank.
 void Remesher::markNodesByWalls() {
-    const Lattice& lattice = lattice_;
-    const ivec3 n = lattice.dims;
     parallelForEach(
-        0, size_t(n.z),
-        [&](size_t zi) {
-            const int z = int(zi);
-            for (int y = 0; y < n.y; ++y)
-                for (int x = 0; x < n.x; ++x) {
-                    const size_t k = nodeIndex(lattice, x, y, z);
-                    if (!fluidNode_[k] || nodes_[k].nearWall) continue;
-                    bool byWall = false;
-                    for (int dz = -1; dz <= 1 && !byWall; ++dz)
-                        for (int dy = -1; dy <= 1 && !byWall; ++dy)
-                            for (int dx = -1; dx <= 1 && !byWall; ++dx) {
-                                const ivec3 q(x + dx, y + dy, z + dz);
-                                const bool inside =
-                                    glm::all(glm::greaterThanEqual(q, ivec3(0))) && glm::all(glm::lessThan(q, n));
-                                byWall = inside && !fluidNode_[nodeIndex(lattice, q.x, q.y, q.z)];
-                            }
-                    nodes_[k].nearWall = byWall;
-                }
+        0, nodes_.size(),
+        [&](size_t k) {
+            if (fluidNode_[k] && !nodes_[k].nearWall) nodes_[k].nearWall = bordersOutside(k);
         },
-        1);
+        4096);
+}
+
+bool Remesher::bordersOutside(size_t k) const {
+    const ivec3 n = lattice_.dims;
+    const size_t nx = size_t(n.x), ny = size_t(n.y);
+    const ivec3 p(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
+    const ivec3 lo = glm::max(p - ivec3(1), ivec3(0)), hi = glm::min(p + ivec3(1), n - ivec3(1));
+    for (int z = lo.z; z <= hi.z; ++z)
+        for (int y = lo.y; y <= hi.y; ++y)
+            for (int x = lo.x; x <= hi.x; ++x)
+                if (!fluidNode_[nodeIndex(lattice_, x, y, z)]) return true;
+    return false;
 }
 
 // What reached a node by a wall depends on how the vortons sat there (a mix of M4' and linear
@@ -298,14 +293,14 @@ void Remesher::markNodesByWalls() {
 // gets right, and its volume the fluid its cell has. The masses so set are scaled, heavy and
 // light apart, to the masses that reached those nodes; apply() then restores the vorticity and
 // impulse totals.
-void Remesher::settleWallNodes(const FluidShare& fluidShare) {
+bool Remesher::settleWallNodes(const FluidShare& fluidShare) {
     struct Sums {
         double heavy = 0.0, light = 0.0, settledHeavy = 0.0, settledLight = 0.0;
+        size_t count = 0;
     };
     const float cell = lattice_.h * lattice_.h * lattice_.h;
     const size_t nx = size_t(lattice_.dims.x), ny = size_t(lattice_.dims.y);
-    std::vector<float>& settled = settledMass_;
-    settled.assign(nodes_.size(), 0.0f);
+    // Each node by a wall is settled in place; the sums are of its mass before and after.
     const Sums sums = deterministicReduce<Sums>(
         nodes_.size(), Sums{},
         [&](size_t b, size_t e) {
@@ -319,30 +314,32 @@ void Remesher::settleWallNodes(const FluidShare& fluidShare) {
                 const float reach = fluidShare(at, 3.0f * lattice_.h);
                 if (!(reach >= 0.0f && reach < 1.0f)) continue;
                 const float volume = std::max(fluidShare(at, lattice_.h), kLeastWallNodeVolume) * cell;
-                settled[k] = node.mass / node.volume * volume;
+                (node.mass > 0.0f ? s.heavy : s.light) += node.mass;
+                node.mass *= volume / node.volume;
                 node.strength *= volume / node.volume;
                 node.volume = volume;
                 node.settled = true;
-                (node.mass > 0.0f ? s.heavy : s.light) += node.mass;
-                (settled[k] > 0.0f ? s.settledHeavy : s.settledLight) += settled[k];
+                (node.mass > 0.0f ? s.settledHeavy : s.settledLight) += node.mass;
+                ++s.count;
             }
             return s;
         },
         [](Sums a, const Sums& c) {
             return Sums{a.heavy + c.heavy, a.light + c.light, a.settledHeavy + c.settledHeavy,
-                        a.settledLight + c.settledLight};
+                        a.settledLight + c.settledLight, a.count + c.count};
         },
         4096);
+    if (sums.count == 0) return false;
     const float heavyScale = sums.settledHeavy != 0.0 ? float(sums.heavy / sums.settledHeavy) : 1.0f;
     const float lightScale = sums.settledLight != 0.0 ? float(sums.light / sums.settledLight) : 1.0f;
     parallelForEach(
         0, nodes_.size(),
         [&](size_t k) {
             Node& node = nodes_[k];
-            if (!node.settled) return;
-            node.mass = settled[k] * (settled[k] > 0.0f ? heavyScale : lightScale);
+            if (node.settled) node.mass *= node.mass > 0.0f ? heavyScale : lightScale;
         },
         4096);
+    return true;
 }
 
 // Kept nodes per plane, then a prefix sum: collect() fills each plane's run in lattice order.

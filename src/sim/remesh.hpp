@@ -94,7 +94,9 @@ private:
                               std::vector<Footprint>& footprints);
     // Marks nearWall every fluid node with a node outside the fluid among its 26 neighbours.
     void markNodesByWalls();
-    void settleWallNodes(const FluidShare& fluidShare);
+    bool bordersOutside(size_t k) const;  // a node outside the fluid among node k's 26 neighbours
+    // Gives the nodes by the walls fluidShare knows their cell's fluid; false if there were none.
+    bool settleWallNodes(const FluidShare& fluidShare);
     bool keeps(const Node& node) const;
     template <class Visit>
     void forEachNodeByPlaneColour(Visit&& visit);
@@ -118,7 +120,6 @@ private:
     } lattice_;
     std::vector<uint8_t> fluidNode_;  // 1 where the lattice node lies in the fluid region
     std::vector<float> cutScale_;     // per vorton: 1 / (sum of its weights on fluid nodes), 0 if uncut
-    std::vector<float> settledMass_;  // per node by a wall: its mass at its cell's volume
     std::vector<uint32_t> byPlane_;
     std::vector<uint32_t> planeStart_;
 };
