@@ -19,6 +19,7 @@
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace vfx {
@@ -49,6 +50,7 @@ public:
     const UniformGrid<float>& gridFluidShare(const std::vector<RigidBody>& bodies);
 
 private:
+    void differenceWithinFluid();  // one-sided differences by walls (computeGradientGrid)
     // What one cell's vortons deposit at each of its 8 corners (corner index x + 2y + 4z).
     struct CornerSums {
         float mass[8] = {};
@@ -65,11 +67,12 @@ private:
     void normaliseByCoverage();
     DepositScales keepDepositedMass(bool walls);
 
-    UniformGrid<float> deposit_;     // rho' at each grid point, kg/m^3
-    UniformGrid<float> coverage_;    // vorton volume per cell volume at each grid point
-    UniformGrid<float> buoyancy_;    // the coverage-normalised field (with fluid.coverageDensity)
-    UniformGrid<float> fluidShare_;  // share of each grid point's support in fluid (with bodies)
-    UniformGrid<vec3> gradient_;     // gradient of the buoyancy field, kg/m^4
+    UniformGrid<float> deposit_;         // rho' at each grid point, kg/m^3
+    UniformGrid<float> coverage_;        // vorton volume per cell volume at each grid point
+    UniformGrid<float> buoyancy_;        // the coverage-normalised field (with fluid.coverageDensity)
+    UniformGrid<float> fluidShare_;      // share of each grid point's support in fluid (with bodies)
+    UniformGrid<vec3> gradient_;         // gradient of the buoyancy field, kg/m^4
+    std::vector<uint8_t> gradientRing_;  // differenceWithinFluid's rings of points outside the fluid
     bool buoyancyIsDeposit_ = true;
     bool fluidShareCurrent_ = false;
     bool gradientCurrent_ = true;
