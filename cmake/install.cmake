@@ -64,7 +64,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 # needs the headers of what the library's interface exposes.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # GLFW opens libGL at run time, so dpkg-shlibdeps cannot see it.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libtbb-dev, libglm-dev, nlohmann-json3-dev, libgl1")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libtbb-dev, libglm-dev, nlohmann-json3-dev, libfftw3-dev, libgl1")
 # The Python module's arrays are NumPy's; the add-on runs in Debian's Blender.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, python3-numpy")
 # What linking vortonfx::vdb (the OpenVDB bake) needs.

@@ -6,7 +6,7 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config python3
   libtbb-dev libglfw3-dev libglm-dev libimgui-dev python3-glad nlohmann-json3-dev
-  libstb-dev libcli11-dev libgtest-dev libbenchmark-dev libopenvdb-dev libboost-dev python3-openvdb
+  libstb-dev libcli11-dev libgtest-dev libbenchmark-dev libopenvdb-dev libfftw3-dev libboost-dev python3-openvdb
   xvfb xauth libgl1-mesa-dri clang-format clang libclang-rt-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib blender)
 missing=()

@@ -3,6 +3,7 @@
 #include "core/text_format.hpp"
 #include "scene/scene_geometry.hpp"
 #include "scene/schema.hpp"
+#include "sim/box_container.hpp"
 
 #include <algorithm>
 
@@ -217,6 +218,9 @@ void checkSceneRules(const Scene& scene, const std::vector<RigidBody>& bodies, c
         for (size_t i = 0; i < j; ++i) checkBodyPair(bodies, i, j, r);
     checkRegionsInContainers(scene.vortons, "/vortons", bodies, r);
     checkRegionsInContainers(scene.tracers, "/tracers", bodies, r);
+    std::string why;
+    if (scene.fluid.velocitySolver == VelocitySolver::Box && !findBoxContainer(bodies, &why))
+        r.fail("/fluid/velocity_solver", "\"box\" needs " + why + "; use \"tree\" for flow without one");
 }
 
 }  // namespace vfx

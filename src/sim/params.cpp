@@ -26,7 +26,7 @@ const std::vector<std::string>& EnumNames<PoisonVariant>::names() {
     return n;
 }
 const std::vector<std::string>& EnumNames<VelocitySolver>::names() {
-    static const std::vector<std::string> n{"tree", "direct"};
+    static const std::vector<std::string> n{"tree", "direct", "box"};
     return n;
 }
 const std::vector<std::string>& EnumNames<StretchingScheme>::names() {
@@ -91,7 +91,9 @@ void addPhysics(std::vector<ParamSpec>& t) {
 void addVelocity(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam(
         "velocity_solver", &F::velocitySolver,
-        "Velocity from vorticity: Barnes-Hut tree code, O(N log N), or direct summation over all vortons, O(N^2)."));
+        "Velocity from vorticity: Barnes-Hut tree code, O(N log N); direct summation over all vortons, O(N^2); or box: "
+        "vortex-in-cell on the scene's box container (sine/cosine FFTs), with no flow through its walls and vortex "
+        "lines free to end on them (needs one container, a box with faces normal to the axes, that does not rotate)."));
     t.push_back(
         fluidParam("tree_opening_angle", &F::treeOpeningAngle,
                    "Barnes-Hut opening angle theta: a cluster acts as one when size/distance is below it and its "

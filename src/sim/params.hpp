@@ -12,7 +12,7 @@ enum class FluidMethod { Vpm, Sph, Hybrid };
 enum class GradientSource { Grid, Sph };
 enum class Poisoning { None, Hits, Walls };
 enum class PoisonVariant { Serial, Atomic, Partitioned };
-enum class VelocitySolver { Tree, Direct };
+enum class VelocitySolver { Tree, Direct, Box };
 enum class StretchingScheme { Classic, Transpose, Mixed };
 enum class StretchingIntegrator { Explicit, Exponential };
 enum class AdvectionIntegrator { Explicit, Exponential };

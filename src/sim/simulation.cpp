@@ -1,11 +1,11 @@
 #include "sim/simulation.hpp"
-#include "sim/dynamic_coefficient.hpp"
 
 #include "bodies/body_motion.hpp"
 #include "core/grid_differences.hpp"
 #include "core/parallel.hpp"
 #include "sim/baroclinic.hpp"
 #include "sim/body_coupling.hpp"
+#include "sim/box_container.hpp"
 #include "sim/density_field.hpp"
 #include "sim/diffusion.hpp"
 #include "sim/fluid_method.hpp"
@@ -20,8 +20,7 @@
 #include "sim/subgrid_model.hpp"
 #include "sim/vorticity_relaxation.hpp"
 #include "sim/time_integration.hpp"
-#include "sim/velocity_solver.hpp"
-#include "sim/wall_sources.hpp"
+#include "sim/simulation_workspace.hpp"
 
 #include <tbb/info.h>
 
@@ -38,30 +37,6 @@ NonFiniteError::NonFiniteError(long stepIndex, const std::string& phaseName)
     : std::runtime_error("non-finite value at step " + std::to_string(stepIndex) + " in phase " + phaseName),
       step(stepIndex),
       phase(phaseName) {}
-
-struct Simulation::Workspace {
-    VortonTree tree;
-    SphFluid sph;
-    PseDiffusion pse;
-    DynamicCoefficient dynamic;
-    UniformGrid<float> dynamicCoefficientGrid;  // C^2 per grid point (dynamic_local)
-    Remesher remesher;
-    DensityField density;
-    BaroclinicTransfer baroclinic;
-    GridFlowAdvection advection;
-    std::vector<float> eddyViscosity;  // subgrid viscosity of each vorton
-    std::vector<vec3> gridPoints;
-    // The velocity gradient at each vorton, looked up by stretching; diffusion's eddy viscosity
-    // reuses it while the vortons have not moved (the same sub-step).
-    std::vector<mat3> jacobianAtVortons;
-    bool jacobianAtVortonsCurrent = false;
-    std::vector<PotentialFlow> pushedFlows;  // this sub-step's flows moving bodies push aside
-    std::vector<dvec3> pushedImpulseRates;   // and the rate each changes the vortons' impulse
-    MotionHistory history;
-    SphPhaseRecord lastSphPhase;
-    WallSources wallSources;
-    std::vector<vec3> flowAtWalls;  // the flow without the wall sources at their collocation points
-};
 
 const char* const kPhaseNames[kPhaseCount] = {"remesh",     "grid",      "velocity", "stretching", "walls", "density",
                                               "baroclinic", "diffusion", "sph",      "advection",  "bodies"};
@@ -164,6 +139,9 @@ void Simulation::applyQualityIfChanged() {
 void Simulation::step(float frameDt) {
     applyQualityIfChanged();
     requireValidParams(fluid_);  // the panels and an embedding engine edit fluid() in place
+    std::string why;
+    if (fluid_.velocitySolver == VelocitySolver::Box && !findBoxContainer(bodies_, &why))
+        throw std::invalid_argument("fluid.velocity_solver \"box\" needs " + why);
     const auto start = std::chrono::steady_clock::now();
     timers_.beginStep();
     const double frameStart = time_;
@@ -319,103 +297,6 @@ void Simulation::updateGrid() {
     partition_.build(gridShape_, vortons_.position);
 }
 
-// --- 2. velocity on the grid points ----------------------------------------------------------
-
-void Simulation::computeVelocityGrid() {
-    solveVelocityGrid();
-    if (fluid_.wallSources && !bodies_.empty())
-        keepFlowOffWalls();
-    else
-        work_->wallSources.clear();
-    // The Jacobian serves stretching and, with the speed, sets the sub-step size.
-    differentiate(velocityGrid_, jacobianGrid_);
-    struct Limits {
-        float speed2 = 0.0f, gradient2 = 0.0f, strain2 = 0.0f;
-    };
-    const Limits l = deterministicReduce<Limits>(
-        velocityGrid_.size(), Limits{},
-        [&](size_t b, size_t e) {
-            Limits r;
-            for (size_t k = b; k < e; ++k) {
-                const vec3 u = velocityGrid_[k];
-                const mat3& j = jacobianGrid_[k];
-                r.speed2 = std::max(r.speed2, glm::dot(u, u));
-                r.gradient2 = std::max(r.gradient2, glm::dot(j[0], j[0]) + glm::dot(j[1], j[1]) + glm::dot(j[2], j[2]));
-                r.strain2 = std::max(r.strain2, strainRateSquared(j));
-            }
-            return r;
-        },
-        [](Limits a, Limits c) {
-            return Limits{std::max(a.speed2, c.speed2), std::max(a.gradient2, c.gradient2),
-                          std::max(a.strain2, c.strain2)};
-        },
-        8192);
-    // Frobenius norms: they bound every eigenvalue of grad u (rotation included, which explicit
-    // sub-steps must also resolve) and of its symmetric part S (what distorts the particle set).
-    maxGridSpeed_ = std::sqrt(l.speed2);
-    // The flows moving bodies push aside this sub-step; each is fastest at the body's sides, at
-    // 3/2 of its relative speed.
-    work_->pushedFlows = potentialFlows(bodies_, velocityGrid_, fluid_);
-    for (const PotentialFlow& f : work_->pushedFlows) {
-        const bool inGrid = velocityGrid_.shape().encloses(f.centre);
-        const float around = inGrid ? glm::length(velocityGrid_.interpolate(f.centre)) : 0.0f;
-        maxGridSpeed_ = std::max(maxGridSpeed_, around + 1.5f * glm::length(f.relativeVelocity));
-    }
-    maxGridStrain_ = std::sqrt(l.gradient2);
-    maxGridStrainRate_ = std::sqrt(l.strain2);
-}
-
-void Simulation::solveVelocityGrid() {
-    velocityGrid_.reshape(gridShape_);  // both solvers write every point
-    if (fluid_.velocitySolver == VelocitySolver::Tree) {
-        work_->tree.build(vortons_);
-        work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
-        return;
-    }
-    std::vector<vec3>& points = work_->gridPoints;
-    points.resize(gridShape_.pointCount());
-    const ivec3 n = gridShape_.points;
-    parallelForEach(
-        0, size_t(n.z),
-        [&](size_t z) {
-            for (int y = 0; y < n.y; ++y)
-                for (int x = 0; x < n.x; ++x)
-                    points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
-        },
-        1);
-    velocityAtPoints(points, velocityGrid_.values());
-}
-
-// Solves the wall sources against the vortex flow and the flows solids push aside at the walls,
-// and adds their flow to the grid (sim/wall_sources.hpp).
-void Simulation::keepFlowOffWalls() {
-    WallSources& walls = work_->wallSources;
-    if (!walls.prepare(bodies_)) return;
-    const std::vector<vec3>& points = walls.collocationPoints(bodies_);
-    std::vector<vec3>& flow = work_->flowAtWalls;
-    if (vortons_.size() == 0)
-        flow.assign(points.size(), vec3(0.0f));
-    else if (fluid_.velocitySolver == VelocitySolver::Tree)
-        work_->tree.velocity(points, flow, fluid_.treeOpeningAngle);  // built by solveVelocityGrid
-    else
-        velocityAtPoints(points, flow);
-    const std::vector<PotentialFlow> pushed = potentialFlows(bodies_, velocityGrid_, fluid_);
-    for (size_t i = 0; i < points.size(); ++i) flow[i] += potentialFlowVelocity(pushed, points[i]);
-    walls.solve(bodies_, flow);
-    walls.addToGrid(velocityGrid_);
-}
-
-vec3 Simulation::wallSourceVelocity(const vec3& x) const { return work_->wallSources.velocityAt(x); }
-
-void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const {
-    if (fluid_.velocitySolver == VelocitySolver::Direct) {
-        directVelocity(vortons_, points, out);
-        return;
-    }
-    work_->tree.build(vortons_);
-    work_->tree.velocity(points, out, fluid_.treeOpeningAngle);
-}
-
 // --- 3. stretching and tilting ---------------------------------------------------------------
 
 void Simulation::stretchAndTilt(float dt) {
@@ -492,12 +373,12 @@ bool Simulation::gravityActsOnGrid() const {
     return false;
 }
 
-// Gravity as the fluid feels it: with wall sources the fluid in a container moves with it, and in
+// Gravity as the fluid feels it: with wall sources or the box solver the fluid in a container moves with it, and in
 // the container's frame an acceleration a adds -a to gravity (the rho' a the Boussinesq form keeps
 // out of the inertia, kept as the baroclinic term of a tank that is not in free fall). The first
 // kinematic container counts; its rotation's terms are left out.
 vec3 Simulation::buoyancyGravity() const {
-    if (!fluid_.wallSources) return fluid_.gravity;
+    if (!fluid_.wallSources && fluid_.velocitySolver != VelocitySolver::Box) return fluid_.gravity;
     for (const RigidBody& body : bodies_)
         if (body.isHole() && body.motion == MotionKind::Kinematic)
             return fluid_.gravity - kinematicAcceleration(body, substepTime_);

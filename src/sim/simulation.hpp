@@ -126,6 +126,7 @@ private:
     void updateGrid();
     void computeVelocityGrid();
     void solveVelocityGrid();
+    vec3 solveInBoxContainer() const;
     void keepFlowOffWalls();
     void stretchAndTilt(float dt);
     const std::vector<mat3>& velocityGradientAtVortons();

@@ -1,0 +1,59 @@
+#include "sim/box_container.hpp"
+
+#include <cmath>
+
+namespace vfx {
+
+namespace {
+
+// The axis a unit vector lies along (within 1e-4), or -1.
+int axisOf(const vec3& n) {
+    for (int a = 0; a < 3; ++a)
+        if (std::abs(std::abs(n[a]) - 1.0f) < 1e-4f) return a;
+    return -1;
+}
+
+// The cavity of a container whose six faces are normal to the world axes, in world coordinates.
+std::optional<AxisBox> axisAlignedCavity(const RigidBody& body) {
+    if (body.shape.kind != ShapeKind::Polytope || body.shape.planes.size() != 6) return std::nullopt;
+    AxisBox box{vec3(1e30f), vec3(-1e30f)};
+    for (const Plane& plane : body.shape.planes) {
+        const vec3 n = body.orientation * plane.normal;
+        const int a = axisOf(n);
+        if (a < 0) return std::nullopt;
+        const float at = body.toWorld(plane.normal * plane.d)[a];
+        if (n[a] > 0.0f)
+            box.hi[a] = at;
+        else
+            box.lo[a] = at;
+    }
+    for (int a = 0; a < 3; ++a)
+        if (!(box.lo[a] < box.hi[a]) || box.hi[a] > 1e29f) return std::nullopt;
+    return box;
+}
+
+}  // namespace
+
+std::optional<BoxContainer> findBoxContainer(const std::vector<RigidBody>& bodies, std::string* why) {
+    auto fail = [&](const std::string& reason) {
+        if (why) *why = reason;
+        return std::nullopt;
+    };
+    std::optional<BoxContainer> found;
+    for (size_t i = 0; i < bodies.size(); ++i) {
+        const RigidBody& body = bodies[i];
+        if (!body.isHole()) continue;
+        if (found) return fail("exactly one container, got two or more");
+        const std::string label = "container \"" + body.name + "\"";
+        if (body.motion != MotionKind::Kinematic) return fail(label + " to be kinematic");
+        if (body.kinematic.angularAmplitude != vec3(0.0f))
+            return fail(label + " not to rotate (its angular_amplitude must be 0)");
+        const std::optional<AxisBox> cavity = axisAlignedCavity(body);
+        if (!cavity) return fail(label + " to be a box with its faces normal to the x, y and z axes");
+        found = BoxContainer{*cavity, body.velocity, i};
+    }
+    if (!found) return fail("a container that is a box (\"hole\": true), got none");
+    return found;
+}
+
+}  // namespace vfx

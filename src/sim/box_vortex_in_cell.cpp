@@ -1,0 +1,253 @@
+#include "sim/box_vortex_in_cell.hpp"
+
+#include "core/parallel.hpp"
+#include "sim/remesh.hpp"
+
+#include <fftw3.h>
+
+#include <cmath>
+#include <mutex>
+
+namespace vfx {
+
+namespace {
+
+// FFTW's planner is not thread-safe (executing a plan is): every plan is made and destroyed
+// under this lock.
+std::mutex& plannerLock() {
+    static std::mutex lock;
+    return lock;
+}
+
+// A point index on one axis of a box with `last` + 1 points, reflected into [0, last] across the
+// walls; `odd` tells whether the reflection changed a field's sign, for a field odd about walls.
+struct Mirrored {
+    int index;
+    bool reflected;
+};
+Mirrored mirrorIndex(int i, int last) {
+    if (i < 0) return {-i, true};
+    if (i > last) return {2 * last - i, true};
+    return {i, false};
+}
+
+// A component is even about the walls normal to it and odd about the others (free-slip images:
+// vorticity and the vector potential are axial vectors).
+float imageSign(int component, int axis, bool reflected) { return reflected && component != axis ? -1.0f : 1.0f; }
+
+// Where point i of an axis sits in a component's transform array: every point on its cosine
+// axis (the component's own), interior points on the sine axes (the walls hold zero); -1 if on
+// such a wall.
+int transformIndex(int component, int axis, int i, int last) {
+    if (component == axis) return i;
+    return (i == 0 || i == last) ? -1 : i - 1;
+}
+
+}  // namespace
+
+BoxVortexInCell::~BoxVortexInCell() { releasePlans(); }
+
+void BoxVortexInCell::releasePlans() {
+    std::lock_guard<std::mutex> guard(plannerLock());
+    for (Component& c : components_) {
+        if (c.plan) fftwf_destroy_plan(static_cast<fftwf_plan>(c.plan));
+        c.plan = nullptr;
+    }
+}
+
+void BoxVortexInCell::prepare(const AxisBox& box, float spacing) {
+    GridShape shape;
+    shape.minCorner = box.lo;
+    for (int a = 0; a < 3; ++a) {
+        const float length = std::max(box.hi[a] - box.lo[a], 1e-6f);
+        shape.points[a] = std::max(3, int(std::lround(length / spacing)) + 1);
+        shape.spacing[a] = length / float(shape.points[a] - 1);
+    }
+    const bool samePoints = shape.points == shape_.points && components_[0].plan;
+    shape_ = shape;
+    velocity_.reshape(shape_);
+    if (samePoints) return;
+    releasePlans();
+    std::lock_guard<std::mutex> guard(plannerLock());
+    for (int c = 0; c < 3; ++c) {
+        Component& comp = components_[size_t(c)];
+        fftwf_r2r_kind kinds[3];
+        for (int a = 0; a < 3; ++a) {
+            comp.extent[a] = c == a ? shape_.points[a] : shape_.points[a] - 2;
+            kinds[a] = c == a ? FFTW_REDFT00 : FFTW_RODFT00;  // DCT-I / DST-I
+        }
+        comp.values.assign(size_t(comp.extent.x) * size_t(comp.extent.y) * size_t(comp.extent.z), 0.0f);
+        // Row-major dimensions: z slowest, x fastest.
+        comp.plan = fftwf_plan_r2r_3d(comp.extent.z, comp.extent.y, comp.extent.x, comp.values.data(),
+                                      comp.values.data(), kinds[2], kinds[1], kinds[0], FFTW_ESTIMATE);
+    }
+}
+
+void BoxVortexInCell::solve(const Vortons& vortons, const AxisBox& box, float spacing) {
+    prepare(box, spacing);
+    parallelForEach(
+        0, 3,
+        [&](size_t c) {
+            deposit(vortons, int(c));
+            invertLaplacian(int(c));
+            padPotential(int(c));
+        },
+        1);
+    takeCurl();
+}
+
+// omega_c of every vorton spread with M4' weights (per unit volume), folded at the walls.
+void BoxVortexInCell::deposit(const Vortons& vortons, int c) {
+    Component& comp = components_[size_t(c)];
+    std::fill(comp.values.begin(), comp.values.end(), 0.0f);
+    const ivec3 last = shape_.points - ivec3(1);
+    const float perVolume = 1.0f / shape_.cellVolume();
+    const size_t sx = 1, sy = size_t(comp.extent.x), sz = sy * size_t(comp.extent.y);
+    const size_t stride[3] = {sx, sy, sz};
+    for (size_t i = 0; i < vortons.size(); ++i) {
+        const float strength = vortons.vorticity[i][c] * vortons.volume(i) * perVolume;
+        if (strength == 0.0f) continue;
+        // Per axis: up to 4 array offsets and signed weights.
+        size_t offset[3][4];
+        float weight[3][4];
+        int count[3] = {0, 0, 0};
+        for (int a = 0; a < 3; ++a) {
+            const float t =
+                std::clamp((vortons.position[i][a] - shape_.minCorner[a]) / shape_.spacing[a], 0.0f, float(last[a]));
+            const int first = int(std::floor(t)) - 1;
+            for (int j = first; j < first + 4; ++j) {
+                const float w = m4PrimeWeight(t - float(j));
+                const Mirrored m = mirrorIndex(j, last[a]);
+                const int k = transformIndex(c, a, m.index, last[a]);
+                if (w == 0.0f || k < 0) continue;
+                // A wall point is its own mirror: on the even axis the image puts as much there again.
+                const bool onWall = c == a && (m.index == 0 || m.index == last[a]);
+                offset[a][count[a]] = size_t(k) * stride[a];
+                weight[a][count[a]++] = w * imageSign(c, a, m.reflected) * (onWall ? 2.0f : 1.0f);
+            }
+        }
+        for (int z = 0; z < count[2]; ++z)
+            for (int y = 0; y < count[1]; ++y) {
+                const float wyz = strength * weight[1][y] * weight[2][z];
+                float* row = comp.values.data() + offset[1][y] + offset[2][z];
+                for (int x = 0; x < count[0]; ++x) row[offset[0][x]] += wyz * weight[0][x];
+            }
+    }
+}
+
+// psi_c = (-lap)^-1 omega_c with the 7-point Laplacian's eigenvalues: a cosine mode k on an axis
+// of L cells and a sine mode k each give (2 - 2 cos(pi k / L)) / h^2; a transform there and
+// back scales by 2L an axis.
+void BoxVortexInCell::invertLaplacian(int c) {
+    Component& comp = components_[size_t(c)];
+    if (comp.values.empty()) return;
+    fftwf_execute_r2r(static_cast<fftwf_plan>(comp.plan), comp.values.data(), comp.values.data());
+    std::vector<float> eigen[3];
+    double normalisation = 1.0;
+    for (int a = 0; a < 3; ++a) {
+        const int cells = shape_.points[a] - 1;
+        const int waveShift = c == a ? 0 : 1;
+        const double h2 = double(shape_.spacing[a]) * double(shape_.spacing[a]);
+        eigen[a].resize(size_t(comp.extent[a]));
+        for (int k = 0; k < comp.extent[a]; ++k)
+            eigen[a][size_t(k)] = float((2.0 - 2.0 * std::cos(M_PI * double(k + waveShift) / double(cells))) / h2);
+        normalisation *= 2.0 * double(cells);
+    }
+    const float scale = float(1.0 / normalisation);
+    size_t n = 0;
+    for (int z = 0; z < comp.extent.z; ++z)
+        for (int y = 0; y < comp.extent.y; ++y)
+            for (int x = 0; x < comp.extent.x; ++x, ++n) {
+                const float sum = eigen[0][size_t(x)] + eigen[1][size_t(y)] + eigen[2][size_t(z)];
+                comp.values[n] = sum > 0.0f ? comp.values[n] * scale / sum : 0.0f;
+            }
+    fftwf_execute_r2r(static_cast<fftwf_plan>(comp.plan), comp.values.data(), comp.values.data());
+}
+
+// psi_c at a point index that may lie one beyond a wall (its image).
+float BoxVortexInCell::psi(int c, ivec3 node) const {
+    const Component& comp = components_[size_t(c)];
+    float sign = 1.0f;
+    size_t index = 0, stride = 1;
+    for (int a = 0; a < 3; ++a) {
+        const int last = shape_.points[a] - 1;
+        const Mirrored m = mirrorIndex(node[a], last);
+        const int k = transformIndex(c, a, m.index, last);
+        if (k < 0) return 0.0f;
+        sign *= imageSign(c, a, m.reflected);
+        index += size_t(k) * stride;
+        stride *= size_t(comp.extent[a]);
+    }
+    return sign * comp.values[index];
+}
+
+// psi_c on the grid with one layer of images all round, so the curl reads plain neighbours.
+void BoxVortexInCell::padPotential(int c) {
+    const ivec3 n = shape_.points + ivec3(2);
+    std::vector<float>& padded = components_[size_t(c)].padded;
+    padded.resize(size_t(n.x) * size_t(n.y) * size_t(n.z));
+    size_t k = 0;
+    for (int z = 0; z < n.z; ++z)
+        for (int y = 0; y < n.y; ++y)
+            for (int x = 0; x < n.x; ++x) padded[k++] = psi(c, ivec3(x - 1, y - 1, z - 1));
+}
+
+void BoxVortexInCell::takeCurl() {
+    const ivec3 n = shape_.points;
+    const vec3 half = 0.5f / shape_.spacing;
+    const size_t sx = 1, sy = size_t(n.x + 2), sz = sy * size_t(n.y + 2);
+    const float* px = components_[0].padded.data();
+    const float* py = components_[1].padded.data();
+    const float* pz = components_[2].padded.data();
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t z) {
+            for (int y = 0; y < n.y; ++y)
+                for (int x = 0; x < n.x; ++x) {
+                    const size_t k = size_t(x + 1) * sx + size_t(y + 1) * sy + (z + 1) * sz;
+                    // d psi / d axis, centred.
+                    auto d = [&](const float* p, size_t stride, float h) {
+                        return (p[k + stride] - p[k - stride]) * h;
+                    };
+                    velocity_.at(x, y, int(z)) =
+                        vec3(d(pz, sy, half.y) - d(py, sz, half.z), d(px, sz, half.z) - d(pz, sx, half.x),
+                             d(py, sx, half.x) - d(px, sy, half.y));
+                }
+        },
+        1);
+}
+
+vec3 BoxVortexInCell::velocityAt(const vec3& p) const {
+    const vec3 t = (p - shape_.minCorner) / shape_.spacing;
+    const vec3 last = vec3(shape_.points - ivec3(1));
+    if (glm::all(glm::greaterThanEqual(t, vec3(0.0f))) && glm::all(glm::lessThanEqual(t, last)))
+        return velocity_.interpolate(p);
+    // Outside: reflect p into the box axis by axis (period 2L) and flip the normal components of
+    // the axes reflected.
+    vec3 inside(0.0f);
+    bool flipped[3] = {false, false, false};
+    for (int a = 0; a < 3; ++a) {
+        float s = std::fmod(t[a], 2.0f * last[a]);
+        if (s < 0.0f) s += 2.0f * last[a];
+        flipped[a] = s > last[a];
+        inside[a] = shape_.minCorner[a] + (flipped[a] ? 2.0f * last[a] - s : s) * shape_.spacing[a];
+    }
+    vec3 u = velocity_.interpolate(inside);
+    for (int a = 0; a < 3; ++a)
+        if (flipped[a]) u[a] = -u[a];
+    return u;
+}
+
+void BoxVortexInCell::sampleOnGrid(UniformGrid<vec3>& grid, const vec3& uniform) const {
+    const GridShape& s = grid.shape();
+    parallelForEach(
+        0, size_t(s.points.z),
+        [&](size_t z) {
+            for (int y = 0; y < s.points.y; ++y)
+                for (int x = 0; x < s.points.x; ++x)
+                    grid.at(x, y, int(z)) = uniform + velocityAt(s.pointPosition(x, y, int(z)));
+        },
+        1);
+}
+
+}  // namespace vfx

@@ -1,0 +1,139 @@
+// Simulation's velocity phase: the flow on the grid from the vortons (tree, direct sum or the
+// box container's vortex-in-cell), the wall sources, and the limits that size the sub-steps.
+#include "core/grid_differences.hpp"
+#include "core/parallel.hpp"
+#include "sim/body_coupling.hpp"
+#include "sim/box_container.hpp"
+#include "sim/simulation_workspace.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace vfx {
+
+// --- 2. velocity on the grid points ----------------------------------------------------------
+
+void Simulation::computeVelocityGrid() {
+    solveVelocityGrid();
+    if (fluid_.wallSources && !bodies_.empty())
+        keepFlowOffWalls();
+    else
+        work_->wallSources.clear();
+    // The Jacobian serves stretching and, with the speed, sets the sub-step size.
+    differentiate(velocityGrid_, jacobianGrid_);
+    struct Limits {
+        float speed2 = 0.0f, gradient2 = 0.0f, strain2 = 0.0f;
+    };
+    const Limits l = deterministicReduce<Limits>(
+        velocityGrid_.size(), Limits{},
+        [&](size_t b, size_t e) {
+            Limits r;
+            for (size_t k = b; k < e; ++k) {
+                const vec3 u = velocityGrid_[k];
+                const mat3& j = jacobianGrid_[k];
+                r.speed2 = std::max(r.speed2, glm::dot(u, u));
+                r.gradient2 = std::max(r.gradient2, glm::dot(j[0], j[0]) + glm::dot(j[1], j[1]) + glm::dot(j[2], j[2]));
+                r.strain2 = std::max(r.strain2, strainRateSquared(j));
+            }
+            return r;
+        },
+        [](Limits a, Limits c) {
+            return Limits{std::max(a.speed2, c.speed2), std::max(a.gradient2, c.gradient2),
+                          std::max(a.strain2, c.strain2)};
+        },
+        8192);
+    // Frobenius norms: they bound every eigenvalue of grad u (rotation included, which explicit
+    // sub-steps must also resolve) and of its symmetric part S (what distorts the particle set).
+    maxGridSpeed_ = std::sqrt(l.speed2);
+    // The flows moving bodies push aside this sub-step; each is fastest at the body's sides, at
+    // 3/2 of its relative speed.
+    work_->pushedFlows = potentialFlows(bodies_, velocityGrid_, fluid_);
+    for (const PotentialFlow& f : work_->pushedFlows) {
+        const bool inGrid = velocityGrid_.shape().encloses(f.centre);
+        const float around = inGrid ? glm::length(velocityGrid_.interpolate(f.centre)) : 0.0f;
+        maxGridSpeed_ = std::max(maxGridSpeed_, around + 1.5f * glm::length(f.relativeVelocity));
+    }
+    maxGridStrain_ = std::sqrt(l.gradient2);
+    maxGridStrainRate_ = std::sqrt(l.strain2);
+}
+
+void Simulation::solveVelocityGrid() {
+    velocityGrid_.reshape(gridShape_);  // every solver writes every point
+    if (fluid_.velocitySolver == VelocitySolver::Box) {
+        const vec3 wall = solveInBoxContainer();
+        work_->boxSolver.sampleOnGrid(velocityGrid_, wall);
+        return;
+    }
+    if (fluid_.velocitySolver == VelocitySolver::Tree) {
+        work_->tree.build(vortons_);
+        work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
+        return;
+    }
+    std::vector<vec3>& points = work_->gridPoints;
+    points.resize(gridShape_.pointCount());
+    const ivec3 n = gridShape_.points;
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t z) {
+            for (int y = 0; y < n.y; ++y)
+                for (int x = 0; x < n.x; ++x)
+                    points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
+        },
+        1);
+    velocityAtPoints(points, velocityGrid_.values());
+}
+
+// Solves the wall sources against the vortex flow and the flows solids push aside at the walls,
+// and adds their flow to the grid (sim/wall_sources.hpp).
+void Simulation::keepFlowOffWalls() {
+    WallSources& walls = work_->wallSources;
+    if (!walls.prepare(bodies_)) return;
+    const std::vector<vec3>& points = walls.collocationPoints(bodies_);
+    std::vector<vec3>& flow = work_->flowAtWalls;
+    if (vortons_.size() == 0)
+        flow.assign(points.size(), vec3(0.0f));
+    else if (fluid_.velocitySolver == VelocitySolver::Tree)
+        work_->tree.velocity(points, flow, fluid_.treeOpeningAngle);  // built by solveVelocityGrid
+    else
+        velocityAtPoints(points, flow);
+    const std::vector<PotentialFlow> pushed = potentialFlows(bodies_, velocityGrid_, fluid_);
+    for (size_t i = 0; i < points.size(); ++i) flow[i] += potentialFlowVelocity(pushed, points[i]);
+    walls.solve(bodies_, flow);
+    walls.addToGrid(velocityGrid_);
+}
+
+vec3 Simulation::wallSourceVelocity(const vec3& x) const { return work_->wallSources.velocityAt(x); }
+
+// The box container's vortex-in-cell solved for the vortons as they are now, on a grid of about
+// fluid.grid_cells_per_vorton cells a vorton; returns the container's velocity, the flow's
+// uniform part.
+vec3 Simulation::solveInBoxContainer() const {
+    std::string why;
+    const std::optional<BoxContainer> container = findBoxContainer(bodies_, &why);
+    if (!container) throw std::invalid_argument("fluid.velocity_solver \"box\" needs " + why);
+    const vec3 size = container->box.hi - container->box.lo;
+    const float cells = std::max(float(vortons_.size()) * fluid_.gridCellsPerVorton, 64.0f);
+    const float spacing = std::cbrt(size.x * size.y * size.z / cells);
+    work_->boxSolver.solve(vortons_, container->box, spacing);
+    return container->velocity;
+}
+
+void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const {
+    if (fluid_.velocitySolver == VelocitySolver::Box) {
+        const vec3 wall = solveInBoxContainer();
+        out.resize(points.size());
+        parallelForEach(0, points.size(), [&](size_t i) { out[i] = wall + work_->boxSolver.velocityAt(points[i]); });
+        return;
+    }
+    if (fluid_.velocitySolver == VelocitySolver::Direct) {
+        directVelocity(vortons_, points, out);
+        return;
+    }
+    work_->tree.build(vortons_);
+    work_->tree.velocity(points, out, fluid_.treeOpeningAngle);
+}
+
+}  // namespace vfx
