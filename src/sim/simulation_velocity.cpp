@@ -107,16 +107,22 @@ void Simulation::keepFlowOffWalls() {
 
 vec3 Simulation::wallSourceVelocity(const vec3& x) const { return work_->wallSources.velocityAt(x); }
 
-// The box container's vortex-in-cell solved for the vortons as they are now, on a grid of about
-// fluid.grid_cells_per_vorton cells a vorton; returns the container's velocity, the flow's
-// uniform part.
+// The box container's vortex-in-cell solved for the vortons as they are now; returns the
+// container's velocity, the flow's uniform part.
 vec3 Simulation::solveInBoxContainer() const {
     std::string why;
     const std::optional<BoxContainer> container = findBoxContainer(bodies_, &why);
     if (!container) throw std::invalid_argument("fluid.velocity_solver \"box\" needs " + why);
+    // As fine as the particles' grid (the box's own share of cells when that grid is not fitted
+    // yet, or coarser), and at most 2^21 cells: the solve costs O(box volume / spacing^3), so a
+    // large box holding a small flow costs more than the tree.
     const vec3 size = container->box.hi - container->box.lo;
+    const float volume = size.x * size.y * size.z;
     const float cells = std::max(float(vortons_.size()) * fluid_.gridCellsPerVorton, 64.0f);
-    const float spacing = std::cbrt(size.x * size.y * size.z / cells);
+    const float filling = std::cbrt(volume / cells);
+    const bool fitted = gridShape_.pointCount() > 8;
+    const float particles = std::min({gridShape_.spacing.x, gridShape_.spacing.y, gridShape_.spacing.z});
+    const float spacing = std::max(fitted ? std::min(filling, particles) : filling, std::cbrt(volume / 2097152.0f));
     work_->boxSolver.solve(vortons_, container->box, spacing);
     return container->velocity;
 }
