@@ -226,10 +226,11 @@ void DensityField::normaliseByCoverage() {
 // The ramp moves where an edge's mass sits (a random layout's thin edge loses up to 8% of it),
 // and the impulse the baroclinic source makes is g times the mass the differentiated field
 // holds. Scaling the heavy and the light parts of the field to the deposited heavy and light
-// mass restores that total exactly without bringing back the grid-scale noise. With walls the
-// sums run over the points in fluid only (fluidShare >= 1/2): the field reaches into the walls
-// with the fluid's density there (so the wall sees no jump), and that is not mass to take from
-// the fluid.
+// mass restores that total exactly without bringing back the grid-scale noise. With walls a
+// point's field holds mass only over the share of its support in fluid (the field reaches into
+// the walls with the fluid's density there, so the wall sees no jump, and that is not mass to
+// take from the fluid), as its raw deposit does: counting the whole point made the field seem
+// heavier by the walls and scaled a layered tank's density waves down by 18%.
 DensityField::DepositScales DensityField::keepDepositedMass(bool walls) {
     struct Sums {
         double rawHeavy = 0.0, rawLight = 0.0, heavy = 0.0, light = 0.0;
@@ -241,8 +242,7 @@ DensityField::DepositScales DensityField::keepDepositedMass(bool walls) {
         [&](size_t b, size_t e) {
             Sums s;
             for (size_t k = b; k < e; ++k) {
-                if (fluidShare && (*fluidShare)[k] < 0.5f) continue;
-                const double raw = deposit_[k], value = field[k];
+                const double raw = deposit_[k], value = field[k] * (fluidShare ? (*fluidShare)[k] : 1.0f);
                 (raw > 0.0 ? s.rawHeavy : s.rawLight) += raw;
                 (value > 0.0 ? s.heavy : s.light) += value;
             }
