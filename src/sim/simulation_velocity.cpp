@@ -113,16 +113,12 @@ vec3 Simulation::solveInBoxContainer() const {
     std::string why;
     const std::optional<BoxContainer> container = findBoxContainer(bodies_, &why);
     if (!container) throw std::invalid_argument("fluid.velocity_solver \"box\" needs " + why);
-    // As fine as the particles' grid (the box's own share of cells when that grid is not fitted
-    // yet, or coarser), and at most 2^21 cells: the solve costs O(box volume / spacing^3), so a
-    // large box holding a small flow costs more than the tree.
+    // About fluid.grid_cells_per_vorton cells a vorton over the whole box, so the cost stays
+    // O(N log N) (spreading, six sine/cosine transforms, the curl); a flow filling a small part
+    // of a large box is then resolved more coarsely than by the tree.
     const vec3 size = container->box.hi - container->box.lo;
-    const float volume = size.x * size.y * size.z;
     const float cells = std::max(float(vortons_.size()) * fluid_.gridCellsPerVorton, 64.0f);
-    const float filling = std::cbrt(volume / cells);
-    const bool fitted = gridShape_.pointCount() > 8;
-    const float particles = std::min({gridShape_.spacing.x, gridShape_.spacing.y, gridShape_.spacing.z});
-    const float spacing = std::max(fitted ? std::min(filling, particles) : filling, std::cbrt(volume / 2097152.0f));
+    const float spacing = std::cbrt(size.x * size.y * size.z / cells);
     work_->boxSolver.solve(vortons_, container->box, spacing);
     return container->velocity;
 }
