@@ -1,6 +1,7 @@
 #include "sim/box_container.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace vfx {
 
@@ -54,6 +55,13 @@ std::optional<BoxContainer> findBoxContainer(const std::vector<RigidBody>& bodie
     }
     if (!found) return fail("a container that is a box (\"hole\": true), got none");
     return found;
+}
+
+BoxContainer requireBoxContainer(const std::vector<RigidBody>& bodies) {
+    std::string why;
+    const std::optional<BoxContainer> container = findBoxContainer(bodies, &why);
+    if (!container) throw std::invalid_argument("fluid.velocity_solver \"box\" needs " + why);
+    return *container;
 }
 
 }  // namespace vfx

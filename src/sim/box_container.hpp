@@ -18,5 +18,7 @@ struct BoxContainer {
 
 // The box container among `bodies`, or nothing with `why` saying what is missing.
 std::optional<BoxContainer> findBoxContainer(const std::vector<RigidBody>& bodies, std::string* why = nullptr);
+// The same, or std::invalid_argument naming fluid.velocity_solver and what is missing.
+BoxContainer requireBoxContainer(const std::vector<RigidBody>& bodies);
 
 }  // namespace vfx

@@ -36,7 +36,6 @@ public:
     // uniform + velocityAt at every point of `grid` (uniform: the walls' own velocity, m/s).
     void sampleOnGrid(UniformGrid<vec3>& grid, const vec3& uniform) const;
     const GridShape& shape() const { return shape_; }
-    bool solved() const { return velocity_.size() > 0; }
 
 private:
     struct Component {

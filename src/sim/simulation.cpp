@@ -139,9 +139,7 @@ void Simulation::applyQualityIfChanged() {
 void Simulation::step(float frameDt) {
     applyQualityIfChanged();
     requireValidParams(fluid_);  // the panels and an embedding engine edit fluid() in place
-    std::string why;
-    if (fluid_.velocitySolver == VelocitySolver::Box && !findBoxContainer(bodies_, &why))
-        throw std::invalid_argument("fluid.velocity_solver \"box\" needs " + why);
+    if (fluid_.velocitySolver == VelocitySolver::Box) requireBoxContainer(bodies_);  // before any phase runs
     const auto start = std::chrono::steady_clock::now();
     timers_.beginStep();
     const double frameStart = time_;

@@ -127,6 +127,7 @@ private:
     void computeVelocityGrid();
     void solveVelocityGrid();
     vec3 solveInBoxContainer() const;
+    void boxFlowAtPoints(const vec3& wall, const std::vector<vec3>& points, std::vector<vec3>& out) const;
     void keepFlowOffWalls();
     void stretchAndTilt(float dt);
     const std::vector<mat3>& velocityGradientAtVortons();

@@ -8,9 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
-#include <stdexcept>
-#include <string>
 
 namespace vfx {
 
@@ -97,6 +94,8 @@ void Simulation::keepFlowOffWalls() {
         flow.assign(points.size(), vec3(0.0f));
     else if (fluid_.velocitySolver == VelocitySolver::Tree)
         work_->tree.velocity(points, flow, fluid_.treeOpeningAngle);  // built by solveVelocityGrid
+    else if (fluid_.velocitySolver == VelocitySolver::Box)
+        boxFlowAtPoints(requireBoxContainer(bodies_).velocity, points, flow);  // solved by solveVelocityGrid
     else
         velocityAtPoints(points, flow);
     const std::vector<PotentialFlow> pushed = potentialFlows(bodies_, velocityGrid_, fluid_);
@@ -110,24 +109,26 @@ vec3 Simulation::wallSourceVelocity(const vec3& x) const { return work_->wallSou
 // The box container's vortex-in-cell solved for the vortons as they are now; returns the
 // container's velocity, the flow's uniform part.
 vec3 Simulation::solveInBoxContainer() const {
-    std::string why;
-    const std::optional<BoxContainer> container = findBoxContainer(bodies_, &why);
-    if (!container) throw std::invalid_argument("fluid.velocity_solver \"box\" needs " + why);
+    const BoxContainer container = requireBoxContainer(bodies_);
     // About fluid.grid_cells_per_vorton cells a vorton over the whole box, so the cost stays
     // O(N log N) (spreading, six sine/cosine transforms, the curl); a flow filling a small part
     // of a large box is then resolved more coarsely than by the tree.
-    const vec3 size = container->box.hi - container->box.lo;
+    const vec3 size = container.box.hi - container.box.lo;
     const float cells = std::max(float(vortons_.size()) * fluid_.gridCellsPerVorton, 64.0f);
     const float spacing = std::cbrt(size.x * size.y * size.z / cells);
-    work_->boxSolver.solve(vortons_, container->box, spacing);
-    return container->velocity;
+    work_->boxSolver.solve(vortons_, container.box, spacing);
+    return container.velocity;
+}
+
+// The box solver's last solution plus the walls' velocity at each point.
+void Simulation::boxFlowAtPoints(const vec3& wall, const std::vector<vec3>& points, std::vector<vec3>& out) const {
+    out.resize(points.size());
+    parallelForEach(0, points.size(), [&](size_t i) { out[i] = wall + work_->boxSolver.velocityAt(points[i]); });
 }
 
 void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const {
     if (fluid_.velocitySolver == VelocitySolver::Box) {
-        const vec3 wall = solveInBoxContainer();
-        out.resize(points.size());
-        parallelForEach(0, points.size(), [&](size_t i) { out[i] = wall + work_->boxSolver.velocityAt(points[i]); });
+        boxFlowAtPoints(solveInBoxContainer(), points, out);
         return;
     }
     if (fluid_.velocitySolver == VelocitySolver::Direct) {
