@@ -6,4 +6,5 @@ bash scripts/setup.sh
 # VFX_WERROR=ON (as CI sets it) turns compiler warnings into errors.
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVFX_WERROR="${VFX_WERROR:-OFF}"
 cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure -j1 "$@"
+# One test per core: the longest runs are started first (their COST, tests/CMakeLists.txt).
+ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
