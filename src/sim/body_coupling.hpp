@@ -6,7 +6,8 @@
 // - body_buoyancy.hpp: displaced mass, gravity minus buoyancy, solids filled in the buoyancy field;
 // - drag_exchange.hpp: drag and spin drag of dynamic solids, given to the fluid through a shell
 //   of vortons (shell_impulse.hpp), the body taken as the sphere of its volume
-//   (equivalent_sphere.hpp);
+//   (equivalent_sphere.hpp), the shell first filled with still fluid where remeshing left
+//   none (shell_carriers.hpp);
 // - potential_flow.hpp: the flow a moving solid pushes aside;
 // - poisoning.hpp: the density gradient's wall-normal part removed at walls.
 // The bodies themselves (shapes, motion) know nothing of the fluid.
@@ -15,4 +16,5 @@
 #include "sim/drag_exchange.hpp"
 #include "sim/poisoning.hpp"
 #include "sim/potential_flow.hpp"
+#include "sim/shell_carriers.hpp"
 #include "sim/wall_fields.hpp"

@@ -4,6 +4,7 @@
 #include "sim/drag_exchange.hpp"
 
 #include "sim/equivalent_sphere.hpp"
+#include "sim/shell_carriers.hpp"
 #include "sim/shell_impulse.hpp"
 
 #include <algorithm>
@@ -37,6 +38,17 @@ dvec3 implicitDragChange(const dvec3& q, double c, double inertia, double dt) {
     return -q * (inertia * c * magnitude * dt / (inertia + c * magnitude * dt));
 }
 
+// How much fluid surrounds the body, 0..1. Vortex particles: the share of the shell the walls
+// leave to fluid (the fluid fills it, vortons or not; the simulation fills an empty shell with
+// still vortons to carry the wake). SPH and hybrid: the particles are the fluid, so the volume
+// they hold in the shell over the shell's (the sphere of the body's volume).
+double fluidCover(const std::vector<RigidBody>& bodies, size_t b, const Shell& shell, double radius, double reach,
+                  FluidMethod method) {
+    if (method == FluidMethod::Vpm) return double(shellFluidShare(bodies, b, float(reach)));
+    const double shellVolume = 4.0 / 3.0 * kPiDouble * (std::pow(radius + reach, 3.0) - std::pow(radius, 3.0));
+    return std::min(1.0, shell.volume / shellVolume);
+}
+
 }  // namespace
 
 void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, const UniformGrid<vec3>& velocity,
@@ -63,8 +75,7 @@ void exchangeDragWithFluid(std::vector<RigidBody>& bodies, Vortons& vortons, con
             continue;
         }
         const double radius = equivalentRadius(body);
-        const double shellVolume = 4.0 / 3.0 * kPiDouble * (std::pow(radius + reach, 3.0) - std::pow(radius, 3.0));
-        const double cover = std::min(1.0, shell.volume / shellVolume);  // fluid around it, 0..1
+        const double cover = fluidCover(bodies, b, shell, radius, reach, fluid.method);  // 0..1
         body.addedMass = float(0.5 * rho0 * double(body.shape.volume()) * cover);
         const double nu = fluid.viscosity;
         const double reynolds = nu > 0.0 ? speed * 2.0 * radius / nu : 0.0;

@@ -18,8 +18,10 @@ namespace vfx {
 // - spin drag: the rotating-sphere torque law (Stokes' 8 pi mu r^3 Omega below rotational
 //   Reynolds number 32, Sawatzki's fit above) on the body's spin relative to the flow's local
 //   rotation (half its curl) there;
-// both with the body taken as the sphere of its volume, scaled by how much fluid fills a shell of
-// `shellThickness` around it, and integrated implicitly (never reversing the relative motion).
+// both with the body taken as the sphere of its volume, scaled by how much fluid surrounds it in a
+// shell of `shellThickness` (vortex particles: the share of the shell the walls leave to fluid;
+// SPH and hybrid: the particles' volume there), and integrated implicitly (never reversing the
+// relative motion).
 // The shell's vortons receive vorticity whose impulse rho0 dI and angular impulse rho0 dA (about
 // the origin) are exactly minus the body's changes of momentum and angular momentum, with the
 // total vorticity unchanged. A body with fewer than 8 vortons around it exchanges nothing.

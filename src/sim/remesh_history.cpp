@@ -14,11 +14,16 @@ vec3 velocityAt(const LastSubstepFlow& flow, const vec3& x) {
 }  // namespace
 
 void carryVelocityAcrossRemesh(const LastSubstepFlow& flow, const Vortons& vortons, MotionHistory& history) {
+    history.clearStretching();
+    carryVelocityToNewVortons(flow, vortons, 0, history);
+}
+
+void carryVelocityToNewVortons(const LastSubstepFlow& flow, const Vortons& vortons, size_t first,
+                               MotionHistory& history) {
     const float dt = history.dt;
     history.vortonVelocity.resize(vortons.size());
-    history.clearStretching();
     parallelForEachStable(
-        0, vortons.size(),
+        first, vortons.size(),
         [&](size_t i) {
             const vec3 x = vortons.position[i];
             // Where this fluid was a sub-step ago (second order: the step back with the velocity

@@ -31,6 +31,10 @@ struct LastSubstepFlow {
 // sub-step's length); the stretching rates are dropped.
 void carryVelocityAcrossRemesh(const LastSubstepFlow& flow, const Vortons& vortons, MotionHistory& history);
 
+// The same for the vortons from index `first` on, added to a set whose history is kept.
+void carryVelocityToNewVortons(const LastSubstepFlow& flow, const Vortons& vortons, size_t first,
+                               MotionHistory& history);
+
 // After a remesh that turned `countBefore` vortons into `vortons`: their velocity carried across
 // when the two-step rule moved the old ones (explicit advection), else no history (one-step rules).
 void carryHistoryAcrossRemesh(const FluidParams& fluid, size_t countBefore, const LastSubstepFlow& flow,

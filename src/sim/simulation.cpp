@@ -455,19 +455,4 @@ void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
     runPhase(Phase::Advection, [&] { method.advect(state, dt); });
 }
 
-// --- 7. bodies --------------------------------------------------------------------------------
-
-void Simulation::interactWithBodies(float dt) {
-    collideParticlesWithBodies(bodies_, vortons_, tracers_, fluid_, dt);
-    // What the flows the bodies push aside did to the vortons' impulse this step returns to the
-    // fluid around them (the drag law already holds the body's interaction with its near wake).
-    std::vector<dvec3> returned(bodies_.size(), dvec3(0.0));
-    const std::vector<PotentialFlow>& pushed = work_->pushedFlows;
-    for (size_t k = 0; k < pushed.size(); ++k) returned[pushed[k].body] = -double(dt) * work_->pushedImpulseRates[k];
-    // The shell that takes a body's wake impulse: two grid spacings of vortons around it.
-    exchangeDragWithFluid(bodies_, vortons_, velocityGrid_, fluid_, 2.0f * gridShape_.spacing.x, dt, returned);
-    applyBuoyancyAndGravity(bodies_, work_->density.densityGrid(), fluid_, &work_->density.coverage());
-    integrateBodies(bodies_, substepTime_ + dt, dt);
-}
-
 }  // namespace vfx

@@ -139,6 +139,8 @@ private:
     void diffuse(float dt);
     void runMethodPhases(const FluidMethodStep& method, float dt);
     void interactWithBodies(float dt);
+    void fillBodyShellsWithFluid(float reach);
+    void extendHistoryToNewVortons(size_t first);
 
     FluidParams fluid_;
     Quality appliedQuality_ = Quality::Custom;

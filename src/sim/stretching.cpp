@@ -5,9 +5,6 @@
 
 namespace vfx {
 
-namespace {
-
-// M of d(omega)/dt = M omega for the scheme, from J (column j = du/dx_j, so J omega = (omega . grad) u).
 mat3 stretchingMatrix(StretchingScheme scheme, const mat3& j) {
     switch (scheme) {
         case StretchingScheme::Classic:
@@ -18,6 +15,8 @@ mat3 stretchingMatrix(StretchingScheme scheme, const mat3& j) {
             return 0.5f * (j + glm::transpose(j));
     }
 }
+
+namespace {
 
 mat3 matrixAt(const StretchingInputs& in, const Vortons& v, size_t i) {
     const mat3 j =

@@ -25,6 +25,9 @@ struct StretchingInputs {
     bool twoStep;  // fluid.adams_bashforth
 };
 
+// M of d(omega)/dt = M omega for the scheme, from J (column j = du/dx_j, so J omega = (omega . grad) u).
+mat3 stretchingMatrix(StretchingScheme scheme, const mat3& j);
+
 void stretchVortons(const StretchingInputs& in, Vortons& vortons, MotionHistory& history, float dt);
 
 }  // namespace vfx
