@@ -14,6 +14,7 @@ using glm::ivec3;
 using glm::mat3;
 using glm::quat;
 using glm::vec3;
+using glm::vec4;
 
 constexpr float kPi = 3.14159265358979323846f;
 constexpr double kPiDouble = 3.141592653589793;

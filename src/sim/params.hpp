@@ -128,6 +128,9 @@ struct FluidParams {
     bool baroclinic = true;
     // No flow through walls: each body's sources cancel the flow's normal speed at its surface.
     bool wallSources = false;
+    // Dynamic spheres push aside, besides their dipole, the flow that cancels the rest of the
+    // flow through their surface (sim/sphere_closure.hpp).
+    bool closeSolids = false;
     // Vortons touching a container or kinematic solid take the wall's vortex sheet (false: free slip).
     bool noSlip = true;
     // Reach of walls poisoning from a wall, m; 0 = two grid spacings.

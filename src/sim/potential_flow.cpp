@@ -44,6 +44,7 @@ std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, 
 vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x) {
     vec3 u(0.0f);
     for (const PotentialFlow& f : flows) {
+        u += closureVelocity(f.closure, f.centre, f.radius, x);
         const vec3 r = x - f.centre;
         const float r2 = glm::dot(r, r);
         const float radius2 = f.radius * f.radius;
@@ -62,6 +63,7 @@ vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& 
 mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& x) {
     mat3 gradient(0.0f);
     for (const PotentialFlow& f : flows) {
+        gradient += closureGradient(f.closure, f.centre, f.radius, x);
         const vec3 r = x - f.centre;
         const float r2 = glm::dot(r, r);
         if (r2 <= f.radius * f.radius) continue;  // uniform inside

@@ -5,6 +5,7 @@
 #include "core/uniform_grid.hpp"
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
+#include "sim/sphere_closure.hpp"
 
 #include <vector>
 
@@ -23,6 +24,9 @@ struct PotentialFlow {
     vec3 relativeVelocity{0.0f};  // W, m/s
     float addedMass = 0.0f;       // kg
     size_t body = 0;              // index of the body in the list it came from
+    // What cancels the rest of the flow through a sphere's surface (sim/sphere_closure.hpp);
+    // empty until fitted. Its velocity and gradient are summed with the dipole's below.
+    SphereClosure closure;
     double energy() const { return 0.5 * double(addedMass) * double(glm::dot(relativeVelocity, relativeVelocity)); }
     dvec3 momentum() const { return double(addedMass) * dvec3(relativeVelocity); }
 };

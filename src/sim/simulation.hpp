@@ -10,6 +10,7 @@
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
 #include "sim/phases.hpp"
+#include "sim/potential_flow.hpp"
 
 #include <tbb/task_arena.h>
 
@@ -110,6 +111,9 @@ public:
     // Velocity of the wall sources of the last sub-step (fluid.wall_sources) at a point; zero
     // when they are off.
     vec3 wallSourceVelocity(const vec3& x) const;
+    // The flows the dynamic solids push aside for the particles and bodies as they are now, each
+    // sphere's closure fitted (fluid.close_solids).
+    std::vector<PotentialFlow> pushedFlowsNow() const;
 
     // Writes fluid().quality's values if the level changed since they were last written (step()
     // does this first; a caller that sets the level and then other values calls it in between).
@@ -129,6 +133,8 @@ private:
     vec3 solveInBoxContainer() const;
     void boxFlowAtPoints(const vec3& wall, const std::vector<vec3>& points, std::vector<vec3>& out) const;
     void keepFlowOffWalls();
+    void solvedVortexFlowAt(const std::vector<vec3>& points, std::vector<vec3>& out) const;
+    void closeDynamicSpheres(std::vector<PotentialFlow>& flows, bool solveAgain) const;
     void stretchAndTilt(float dt);
     const std::vector<mat3>& velocityGradientAtVortons();
     void computeWallFields(const FluidMethodStep& method);

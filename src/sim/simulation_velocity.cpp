@@ -48,6 +48,7 @@ void Simulation::computeVelocityGrid() {
     // The flows moving bodies push aside this sub-step; each is fastest at the body's sides, at
     // 3/2 of its relative speed.
     work_->pushedFlows = potentialFlows(bodies_, velocityGrid_, fluid_);
+    closeDynamicSpheres(work_->pushedFlows, false);
     for (const PotentialFlow& f : work_->pushedFlows) {
         const bool inGrid = velocityGrid_.shape().encloses(f.centre);
         const float around = inGrid ? glm::length(velocityGrid_.interpolate(f.centre)) : 0.0f;
@@ -90,14 +91,7 @@ void Simulation::keepFlowOffWalls() {
     if (!walls.prepare(bodies_)) return;
     const std::vector<vec3>& points = walls.collocationPoints(bodies_);
     std::vector<vec3>& flow = work_->flowAtWalls;
-    if (vortons_.size() == 0)
-        flow.assign(points.size(), vec3(0.0f));
-    else if (fluid_.velocitySolver == VelocitySolver::Tree)
-        work_->tree.velocity(points, flow, fluid_.treeOpeningAngle);  // built by solveVelocityGrid
-    else if (fluid_.velocitySolver == VelocitySolver::Box)
-        boxFlowAtPoints(requireBoxContainer(bodies_).velocity, points, flow);  // solved by solveVelocityGrid
-    else
-        velocityAtPoints(points, flow);
+    solvedVortexFlowAt(points, flow);
     const std::vector<PotentialFlow> pushed = potentialFlows(bodies_, velocityGrid_, fluid_);
     for (size_t i = 0; i < points.size(); ++i) flow[i] += potentialFlowVelocity(pushed, points[i]);
     walls.solve(bodies_, flow);
@@ -105,6 +99,45 @@ void Simulation::keepFlowOffWalls() {
 }
 
 vec3 Simulation::wallSourceVelocity(const vec3& x) const { return work_->wallSources.velocityAt(x); }
+
+// The vortex flow at points from the solution solveVelocityGrid left (the tree it built, the box
+// it solved), without solving again.
+void Simulation::solvedVortexFlowAt(const std::vector<vec3>& points, std::vector<vec3>& out) const {
+    if (vortons_.size() == 0)
+        out.assign(points.size(), vec3(0.0f));
+    else if (fluid_.velocitySolver == VelocitySolver::Tree)
+        work_->tree.velocity(points, out, fluid_.treeOpeningAngle);
+    else if (fluid_.velocitySolver == VelocitySolver::Box)
+        boxFlowAtPoints(requireBoxContainer(bodies_).velocity, points, out);
+    else
+        velocityAtPoints(points, out);
+}
+
+// Fits each dynamic sphere's closure (sim/sphere_closure.hpp) to the flow at its surface: the
+// vortex flow (solved again for the vortons as they are, or the sub-step's solution), the wall
+// sources and the flows pushed aside, the closures fitted before it included.
+void Simulation::closeDynamicSpheres(std::vector<PotentialFlow>& flows, bool solveAgain) const {
+    if (!fluid_.closeSolids) return;
+    std::vector<vec3> flow;
+    for (PotentialFlow& f : flows) {
+        const RigidBody& body = bodies_[f.body];
+        if (body.shape.kind != ShapeKind::Sphere) continue;
+        const std::vector<vec3> points = closureCollocationPoints(f.centre, f.radius);
+        if (solveAgain && vortons_.size() > 0)
+            velocityAtPoints(points, flow);
+        else
+            solvedVortexFlowAt(points, flow);
+        for (size_t i = 0; i < points.size(); ++i)
+            flow[i] += potentialFlowVelocity(flows, points[i]) + wallSourceVelocity(points[i]);
+        f.closure = fitSphereClosure(f.centre, f.radius, body.velocity, flow);
+    }
+}
+
+std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {
+    std::vector<PotentialFlow> flows = potentialFlows(bodies_, velocityGrid_, fluid_);
+    closeDynamicSpheres(flows, true);
+    return flows;
+}
 
 // The box container's vortex-in-cell solved for the vortons as they are now; returns the
 // container's velocity, the flow's uniform part.

@@ -29,7 +29,7 @@ std::vector<WallFlowSample> measureWallFlow(const Simulation& sim, int samplesPe
         sim.velocityAtPoints(points, induced);
     else
         induced.assign(points.size(), vec3(0.0f));
-    const std::vector<PotentialFlow> pushed = potentialFlows(bodies, sim.velocityGrid(), sim.fluid());
+    const std::vector<PotentialFlow> pushed = sim.pushedFlowsNow();
     for (size_t i = 0; i < samples.size(); ++i) {
         WallFlowSample& w = samples[i];
         const vec3 u = induced[i] + potentialFlowVelocity(pushed, w.position) + sim.wallSourceVelocity(w.position);

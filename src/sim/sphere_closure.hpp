@@ -1,0 +1,40 @@
+#pragma once
+// No flow through a dynamic sphere. The dipole a moving solid pushes aside (potential_flow.hpp)
+// cancels the uniform part of the flow it meets, measured at its centre; the rest still crosses
+// its surface: a vortex passing close, its own wake, the share of the dipole a wall's nearness
+// takes away. The closure is the potential flow outside the sphere that cancels that remainder
+// (the method of fundamental solutions, as for the walls in wall_sources.hpp): point sources on a
+// concentric sphere of 0.45 R, their strengths the damped least-squares fit of (V - u) . n at
+// collocation points on the surface, u the flow there with the dipole. Irrotational and
+// divergence-free outside the sphere, it moves and stretches the particles around the body and
+// never reaches the grid the body's drag reads. Its sources sum to about zero (the flow it
+// cancels carries no net flux), so far off it falls away as a dipole: beyond kClosureReach radii
+// it is left out.
+#include "core/math.hpp"
+
+#include <vector>
+
+namespace vfx {
+
+constexpr float kClosureReach = 4.0f;  // radii
+
+struct SphereClosure {
+    std::vector<vec4> sources;  // world position (xyz, m) and strength (w, m^3/s)
+};
+
+// The collocation points on a sphere (world), where the flow the closure must cancel is sampled,
+// and the outward normal at each.
+std::vector<vec3> closureCollocationPoints(const vec3& centre, float radius);
+std::vector<vec3> closureCollocationNormals();
+
+// The closure for a sphere moving at `velocity`, from the flow at its collocation points (all
+// but the closure itself).
+SphereClosure fitSphereClosure(const vec3& centre, float radius, const vec3& velocity,
+                               const std::vector<vec3>& flowAtPoints);
+
+// The closure's velocity (m/s) and its gradient (column j = du/dx_j, 1/s) at x, zero within 0.9
+// radii (inside the body) and beyond kClosureReach radii.
+vec3 closureVelocity(const SphereClosure& closure, const vec3& centre, float radius, const vec3& x);
+mat3 closureGradient(const SphereClosure& closure, const vec3& centre, float radius, const vec3& x);
+
+}  // namespace vfx
