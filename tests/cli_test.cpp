@@ -135,8 +135,11 @@ TEST_F(SimCli, RunWritesDumpAndStats) {
     const nlohmann::json d = nlohmann::json::parse(dumpFile);
     EXPECT_EQ(d["step"], 4);
     EXPECT_EQ(d["vortonfx_version"], VORTONFX_VERSION);
+    // The scene's 64 vortons and the still fluid the ball's shell was filled with.
+    const size_t vortons = d["vortons"]["position"].size();
+    EXPECT_GE(vortons, 64u);
     for (const char* key : {"position", "velocity", "vorticity", "density", "radius", "density_gradient"})
-        EXPECT_EQ(d["vortons"][key].size(), 64u) << key;
+        EXPECT_EQ(d["vortons"][key].size(), vortons) << key;
     EXPECT_EQ(d["tracers"]["position"].size(), 32u);
     EXPECT_EQ(d["tracers"]["density"].size(), 32u);
     ASSERT_EQ(d["bodies"].size(), 1u);

@@ -41,52 +41,85 @@ std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, 
     return flows;
 }
 
+vec3 ownPotentialFlowVelocity(const PotentialFlow& f, const vec3& x) {
+    vec3 u = closureVelocity(f.closure, f.centre, f.radius, x);
+    const vec3 r = x - f.centre;
+    const float r2 = glm::dot(r, r);
+    const float radius2 = f.radius * f.radius;
+    if (r2 > kPotentialFlowReach * kPotentialFlowReach * radius2) return u;
+    if (r2 <= radius2) return u + f.relativeVelocity;  // inside: the fluid there moves with the body
+    // Outside: the dipole of a sphere moving at W, R^3 / (2 r^3) (3 (W.r^) r^ - W).
+    const float scale = 0.5f * radius2 * f.radius / (r2 * std::sqrt(r2));
+    return u + scale * (3.0f * glm::dot(f.relativeVelocity, r) / r2 * r - f.relativeVelocity);
+}
+
 vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x) {
     vec3 u(0.0f);
     for (const PotentialFlow& f : flows) {
-        u += closureVelocity(f.closure, f.centre, f.radius, x);
-        const vec3 r = x - f.centre;
-        const float r2 = glm::dot(r, r);
-        const float radius2 = f.radius * f.radius;
-        if (r2 > kPotentialFlowReach * kPotentialFlowReach * radius2) continue;
-        if (r2 <= radius2) {
-            u += f.relativeVelocity;  // inside: the fluid there moves with the body
-            continue;
-        }
-        // Outside: the dipole of a sphere moving at W, R^3 / (2 r^3) (3 (W.r^) r^ - W).
-        const float scale = 0.5f * radius2 * f.radius / (r2 * std::sqrt(r2));
-        u += scale * (3.0f * glm::dot(f.relativeVelocity, r) / r2 * r - f.relativeVelocity);
+        u += ownPotentialFlowVelocity(f, x);
+        for (const MirrorPlane& m : f.mirrors) u += m.reflectVector(ownPotentialFlowVelocity(f, m.reflect(x)));
     }
     return u;
 }
 
+namespace {
+
+mat3 ownPotentialFlowGradient(const PotentialFlow& f, const vec3& x) {
+    mat3 gradient = closureGradient(f.closure, f.centre, f.radius, x);
+    const vec3 r = x - f.centre;
+    const float r2 = glm::dot(r, r);
+    if (r2 <= f.radius * f.radius) return gradient;  // uniform inside
+    if (r2 > kPotentialFlowReach * kPotentialFlowReach * f.radius * f.radius) return gradient;
+    // d u_i / d x_j = R^3 / 2 (3 (W_j r_i + W_i r_j + (W.r) delta_ij) / r^5 - 15 (W.r) r_i r_j / r^7):
+    // symmetric (irrotational) and traceless (divergence-free).
+    const vec3& w = f.relativeVelocity;
+    const float inverse2 = 1.0f / r2;
+    const float scale = 0.5f * f.radius * f.radius * f.radius * inverse2 * inverse2 / std::sqrt(r2);
+    const float along = glm::dot(w, r);
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i)
+            gradient[j][i] += scale * (3.0f * (w[j] * r[i] + w[i] * r[j] + (i == j ? along : 0.0f)) -
+                                       15.0f * along * r[i] * r[j] * inverse2);
+    return gradient;
+}
+
+mat3 reflection(const MirrorPlane& m) { return mat3(1.0f) - 2.0f * glm::outerProduct(m.normal, m.normal); }
+
+}  // namespace
+
 mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& x) {
     mat3 gradient(0.0f);
     for (const PotentialFlow& f : flows) {
-        gradient += closureGradient(f.closure, f.centre, f.radius, x);
-        const vec3 r = x - f.centre;
-        const float r2 = glm::dot(r, r);
-        if (r2 <= f.radius * f.radius) continue;  // uniform inside
-        if (r2 > kPotentialFlowReach * kPotentialFlowReach * f.radius * f.radius) continue;
-        // d u_i / d x_j = R^3 / 2 (3 (W_j r_i + W_i r_j + (W.r) delta_ij) / r^5 - 15 (W.r) r_i r_j / r^7):
-        // symmetric (irrotational) and traceless (divergence-free).
-        const vec3& w = f.relativeVelocity;
-        const float inverse2 = 1.0f / r2;
-        const float scale = 0.5f * f.radius * f.radius * f.radius * inverse2 * inverse2 / std::sqrt(r2);
-        const float along = glm::dot(w, r);
-        for (int j = 0; j < 3; ++j)
-            for (int i = 0; i < 3; ++i)
-                gradient[j][i] += scale * (3.0f * (w[j] * r[i] + w[i] * r[j] + (i == j ? along : 0.0f)) -
-                                           15.0f * along * r[i] * r[j] * inverse2);
+        gradient += ownPotentialFlowGradient(f, x);
+        for (const MirrorPlane& m : f.mirrors) {
+            const mat3 reflect = reflection(m);
+            gradient += reflect * ownPotentialFlowGradient(f, m.reflect(x)) * reflect;
+        }
     }
     return gradient;
+}
+
+void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, const vec3& boxHi) {
+    for (PotentialFlow& f : flows) {
+        f.mirrors.clear();
+        const float reach = kPotentialFlowReach * f.radius;
+        for (int axis = 0; axis < 3; ++axis) {
+            vec3 normal(0.0f);
+            normal[axis] = 1.0f;
+            if (f.centre[axis] - boxLo[axis] < reach) f.mirrors.push_back({normal, boxLo[axis]});
+            if (boxHi[axis] - f.centre[axis] < reach) f.mirrors.push_back({normal, boxHi[axis]});
+        }
+    }
 }
 
 std::vector<dvec3> impulseRateFromPotentialFlows(const std::vector<PotentialFlow>& flows, const Vortons& v) {
     std::vector<dvec3> rates;
     rates.reserve(flows.size());
     for (const PotentialFlow& f : flows) {
-        const std::vector<PotentialFlow> one{f};
+        // The body's own flow: what its images in walls do is the walls' push on the fluid.
+        PotentialFlow own = f;
+        own.mirrors.clear();
+        const std::vector<PotentialFlow> one{own};
         rates.push_back(deterministicReduce<dvec3>(
             v.size(), dvec3(0.0),
             [&](size_t begin, size_t end) {

@@ -18,6 +18,14 @@ namespace vfx {
 // momentum is m_a W, with m_a = 1/2 rho0 V the body's added mass; inside it is W. With partial
 // fluid cover (the body's addedMass below 1/2 rho0 V) W is scaled by the cover. Beyond 12 radii,
 // where it is below W / 3000, it is left out.
+// A plane wall the flow is mirrored in: n . x = offset (n unit).
+struct MirrorPlane {
+    vec3 normal{0.0f, 1.0f, 0.0f};
+    float offset = 0.0f;
+    vec3 reflect(const vec3& x) const { return x - 2.0f * (glm::dot(normal, x) - offset) * normal; }
+    vec3 reflectVector(const vec3& v) const { return v - 2.0f * glm::dot(normal, v) * normal; }
+};
+
 struct PotentialFlow {
     vec3 centre{0.0f};
     float radius = 0.0f;
@@ -27,6 +35,10 @@ struct PotentialFlow {
     // What cancels the rest of the flow through a sphere's surface (sim/sphere_closure.hpp);
     // empty until fitted. Its velocity and gradient are summed with the dipole's below.
     SphereClosure closure;
+    // Walls the flow (dipole and closure) is mirrored in, so that it sends nothing through them:
+    // the image of a flow in a plane, u'(x) = M u(M x) with M the reflection, has the mirror
+    // normal speed at the plane. The box velocity solver's container walls (first images only).
+    std::vector<MirrorPlane> mirrors;
     double energy() const { return 0.5 * double(addedMass) * double(glm::dot(relativeVelocity, relativeVelocity)); }
     dvec3 momentum() const { return double(addedMass) * dvec3(relativeVelocity); }
 };
@@ -35,13 +47,19 @@ struct PotentialFlow {
 std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, const UniformGrid<vec3>& velocity,
                                           const FluidParams& fluid);
 
-// Sum of the flows' velocities at a point.
+// The box container's faces within reach of each flow, as its mirrors (box velocity solver).
+void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, const vec3& boxHi);
+
+// The flow's own velocity at a point: the dipole and the closure, without its images.
+vec3 ownPotentialFlowVelocity(const PotentialFlow& f, const vec3& x);
+
+// Sum of the flows' velocities at a point, images included.
 vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x);
 
 // Sum of the flows' velocity gradients at a point (column j holds du/dx_j), for stretching.
 mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& x);
 
-// For each flow, the rate at which it changes the vortons' impulse 1/2 sum x x omega V by moving
+// For each flow without its images, the rate at which it changes the vortons' impulse 1/2 sum x x omega V by moving
 // them and stretching their vorticity (the vortices' own flow conserves their impulse).
 std::vector<dvec3> impulseRateFromPotentialFlows(const std::vector<PotentialFlow>& flows, const Vortons& vortons);
 

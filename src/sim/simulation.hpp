@@ -111,8 +111,9 @@ public:
     // Velocity of the wall sources of the last sub-step (fluid.wall_sources) at a point; zero
     // when they are off.
     vec3 wallSourceVelocity(const vec3& x) const;
-    // The flows the dynamic solids push aside for the particles and bodies as they are now, each
-    // sphere's closure fitted (fluid.close_solids).
+    // The flows the dynamic solids push aside for the particles and bodies as they are now, with
+    // their images in a box container's walls (box solver) and each sphere's closure fitted
+    // (fluid.close_solids).
     std::vector<PotentialFlow> pushedFlowsNow() const;
 
     // Writes fluid().quality's values if the level changed since they were last written (step()
@@ -134,7 +135,7 @@ private:
     void boxFlowAtPoints(const vec3& wall, const std::vector<vec3>& points, std::vector<vec3>& out) const;
     void keepFlowOffWalls();
     void solvedVortexFlowAt(const std::vector<vec3>& points, std::vector<vec3>& out) const;
-    void closeDynamicSpheres(std::vector<PotentialFlow>& flows, bool solveAgain) const;
+    void completePushedFlows(std::vector<PotentialFlow>& flows, bool solveAgain) const;
     void stretchAndTilt(float dt);
     const std::vector<mat3>& velocityGradientAtVortons();
     void computeWallFields(const FluidMethodStep& method);

@@ -48,7 +48,7 @@ void Simulation::computeVelocityGrid() {
     // The flows moving bodies push aside this sub-step; each is fastest at the body's sides, at
     // 3/2 of its relative speed.
     work_->pushedFlows = potentialFlows(bodies_, velocityGrid_, fluid_);
-    closeDynamicSpheres(work_->pushedFlows, false);
+    completePushedFlows(work_->pushedFlows, false);
     for (const PotentialFlow& f : work_->pushedFlows) {
         const bool inGrid = velocityGrid_.shape().encloses(f.centre);
         const float around = inGrid ? glm::length(velocityGrid_.interpolate(f.centre)) : 0.0f;
@@ -113,29 +113,46 @@ void Simulation::solvedVortexFlowAt(const std::vector<vec3>& points, std::vector
         velocityAtPoints(points, out);
 }
 
-// Fits each dynamic sphere's closure (sim/sphere_closure.hpp) to the flow at its surface: the
-// vortex flow (solved again for the vortons as they are, or the sub-step's solution), the wall
-// sources and the flows pushed aside, the closures fitted before it included.
-void Simulation::closeDynamicSpheres(std::vector<PotentialFlow>& flows, bool solveAgain) const {
-    if (!fluid_.closeSolids) return;
-    std::vector<vec3> flow;
-    for (PotentialFlow& f : flows) {
-        const RigidBody& body = bodies_[f.body];
-        if (body.shape.kind != ShapeKind::Sphere) continue;
-        const std::vector<vec3> points = closureCollocationPoints(f.centre, f.radius);
-        if (solveAgain && vortons_.size() > 0)
-            velocityAtPoints(points, flow);
-        else
-            solvedVortexFlowAt(points, flow);
-        for (size_t i = 0; i < points.size(); ++i)
-            flow[i] += potentialFlowVelocity(flows, points[i]) + wallSourceVelocity(points[i]);
-        f.closure = fitSphereClosure(f.centre, f.radius, body.velocity, flow);
+// Completes the flows the dynamic solids push aside: with the box solver, their images in the
+// container's walls (sim/potential_flow.hpp); with fluid.close_solids, each sphere's closure
+// (sim/sphere_closure.hpp) fitted to the flow at its surface: the vortex flow (solved again for
+// the vortons as they are, or the sub-step's solution), the wall sources and the flows pushed
+// aside, the closures fitted before it included. Near a wall the closure's own image reaches the
+// sphere as well, so a second fit sees the first's.
+void Simulation::completePushedFlows(std::vector<PotentialFlow>& flows, bool solveAgain) const {
+    if (fluid_.velocitySolver == VelocitySolver::Box) {
+        const BoxContainer container = requireBoxContainer(bodies_);
+        mirrorInBoxWalls(flows, container.box.lo, container.box.hi);
     }
+    if (!fluid_.closeSolids) return;
+    const bool mirrored =
+        std::any_of(flows.begin(), flows.end(), [](const PotentialFlow& f) { return !f.mirrors.empty(); });
+    std::vector<std::vector<vec3>> around(flows.size());  // the vortex flow and the wall sources'
+    for (int pass = 0; pass < (mirrored ? 2 : 1); ++pass)
+        for (size_t k = 0; k < flows.size(); ++k) {
+            PotentialFlow& f = flows[k];
+            const RigidBody& body = bodies_[f.body];
+            if (body.shape.kind != ShapeKind::Sphere) continue;
+            const std::vector<vec3> points = closureCollocationPoints(f.centre, f.radius);
+            std::vector<vec3>& flow = around[k];
+            if (pass == 0) {
+                if (solveAgain && vortons_.size() > 0)
+                    velocityAtPoints(points, flow);
+                else
+                    solvedVortexFlowAt(points, flow);
+                for (size_t i = 0; i < points.size(); ++i) flow[i] += wallSourceVelocity(points[i]);
+            }
+            std::vector<vec3> total(points.size());
+            for (size_t i = 0; i < points.size(); ++i)
+                total[i] = flow[i] + potentialFlowVelocity(flows, points[i]) -
+                           closureVelocity(f.closure, f.centre, f.radius, points[i]);
+            f.closure = fitSphereClosure(f.centre, f.radius, body.velocity, total);
+        }
 }
 
 std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {
     std::vector<PotentialFlow> flows = potentialFlows(bodies_, velocityGrid_, fluid_);
-    closeDynamicSpheres(flows, true);
+    completePushedFlows(flows, true);
     return flows;
 }
 

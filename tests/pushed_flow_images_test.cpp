@@ -1,0 +1,57 @@
+// Images of the flows dynamic solids push aside in a box container's walls: the dipole mirrored
+// in the floor it is near sends no flow through the floor, the images' gradient is the velocity's
+// derivative, and only walls within the dipole's reach get an image.
+#include "sim/potential_flow.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace vfx {
+namespace {
+
+PotentialFlow ballNearTheFloor() {
+    PotentialFlow f;
+    f.centre = vec3(0.1f, 0.2f, -0.05f);
+    f.radius = 0.15f;
+    f.relativeVelocity = vec3(0.3f, -1.0f, 0.2f);
+    return f;
+}
+
+TEST(PushedFlowImages, ADipoleMirroredInTheFloorSendsNoFlowThroughIt) {
+    // A box so large that only its floor (y = 0) is within the dipole's reach of 12 radii.
+    std::vector<PotentialFlow> flows{ballNearTheFloor()};
+    mirrorInBoxWalls(flows, vec3(-10.0f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f));
+    ASSERT_EQ(flows[0].mirrors.size(), 1u);
+    const std::vector<PotentialFlow> alone{ballNearTheFloor()};
+    float worst = 0.0f, without = 0.0f;
+    for (float x = -0.6f; x <= 0.6f; x += 0.05f)
+        for (float z = -0.6f; z <= 0.6f; z += 0.05f) {
+            const vec3 p(x, 0.0f, z);
+            worst = std::max(worst, std::abs(potentialFlowVelocity(flows, p).y));
+            without = std::max(without, std::abs(potentialFlowVelocity(alone, p).y));
+        }
+    EXPECT_GT(without, 0.1f);           // the dipole alone pushes fluid through the floor
+    EXPECT_LT(worst, 1e-6f * without);  // with its image, nothing (round-off)
+}
+
+TEST(PushedFlowImages, TheImagesGradientIsTheVelocitysDerivative) {
+    std::vector<PotentialFlow> flows{ballNearTheFloor()};
+    mirrorInBoxWalls(flows, vec3(-0.5f, 0.0f, -0.5f), vec3(0.5f, 1.0f, 0.5f));
+    EXPECT_EQ(flows[0].mirrors.size(), 6u);
+    const float h = 1e-3f;
+    for (const vec3& x : {vec3(0.3f, 0.05f, 0.1f), vec3(-0.2f, 0.5f, 0.3f), vec3(0.1f, 0.4f, -0.4f)}) {
+        const mat3 g = potentialFlowGradient(flows, x);
+        const float size = glm::length(g[0]) + glm::length(g[1]) + glm::length(g[2]);
+        for (int j = 0; j < 3; ++j) {
+            vec3 step(0.0f);
+            step[j] = h;
+            const vec3 difference =
+                (potentialFlowVelocity(flows, x + step) - potentialFlowVelocity(flows, x - step)) / (2.0f * h);
+            for (int i = 0; i < 3; ++i) EXPECT_NEAR(g[j][i], difference[i], 1e-2f * size);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace vfx
