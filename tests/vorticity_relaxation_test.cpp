@@ -86,11 +86,14 @@ TEST(VorticityRelaxation, DynamicModelDropAtSixtyFiveThousandVortonsStaysBounded
     Simulation sim;
     buildSimulation(parseScene(document, "drop"), sim);
     ASSERT_EQ(sim.fluid().subgridModel, SubgridModel::Dynamic);
+    // The speed every vorton moved with in each frame's last sub-step: a velocity evaluation at
+    // every vorton each frame (diagnostics()) would cost as much as the run itself.
     double peak = 0.0;
     for (int frame = 0; frame < 300; ++frame) {
         sim.step(1.0f / 30.0f);
-        peak = std::max(peak, sim.diagnostics().maxSpeed);
+        for (const vec3& u : sim.vortons().velocity) peak = std::max(peak, double(glm::length(u)));
     }
+    peak = std::max(peak, sim.diagnostics().maxSpeed);
     EXPECT_LT(peak, 25.0);
     // and it did fall: the ball (reduced gravity g rho'/rho0 = 100 m/s^2, added mass half its own)
     // starts at 67 m/s^2, past 5 m/s within 0.1 s.
