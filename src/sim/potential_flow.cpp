@@ -41,6 +41,9 @@ std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, 
     return flows;
 }
 
+namespace {
+
+// The flow's own velocity and gradient at a point: the dipole and the closure, without its images.
 vec3 ownPotentialFlowVelocity(const PotentialFlow& f, const vec3& x) {
     vec3 u = closureVelocity(f.closure, f.centre, f.radius, x);
     const vec3 r = x - f.centre;
@@ -52,17 +55,6 @@ vec3 ownPotentialFlowVelocity(const PotentialFlow& f, const vec3& x) {
     const float scale = 0.5f * radius2 * f.radius / (r2 * std::sqrt(r2));
     return u + scale * (3.0f * glm::dot(f.relativeVelocity, r) / r2 * r - f.relativeVelocity);
 }
-
-vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x) {
-    vec3 u(0.0f);
-    for (const PotentialFlow& f : flows) {
-        u += ownPotentialFlowVelocity(f, x);
-        for (const MirrorPlane& m : f.mirrors) u += m.reflectVector(ownPotentialFlowVelocity(f, m.reflect(x)));
-    }
-    return u;
-}
-
-namespace {
 
 mat3 ownPotentialFlowGradient(const PotentialFlow& f, const vec3& x) {
     mat3 gradient = closureGradient(f.closure, f.centre, f.radius, x);
@@ -86,6 +78,15 @@ mat3 ownPotentialFlowGradient(const PotentialFlow& f, const vec3& x) {
 mat3 reflection(const MirrorPlane& m) { return mat3(1.0f) - 2.0f * glm::outerProduct(m.normal, m.normal); }
 
 }  // namespace
+
+vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x) {
+    vec3 u(0.0f);
+    for (const PotentialFlow& f : flows) {
+        u += ownPotentialFlowVelocity(f, x);
+        for (const MirrorPlane& m : f.mirrors) u += m.reflectVector(ownPotentialFlowVelocity(f, m.reflect(x)));
+    }
+    return u;
+}
 
 mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& x) {
     mat3 gradient(0.0f);

@@ -11,13 +11,6 @@
 
 namespace vfx {
 
-// The irrotational flow a dynamic solid pushes aside as it moves through the fluid: the potential
-// flow of the sphere of its volume moving at its velocity relative to the flow at its centre (W).
-// Outside the sphere it is the dipole R^3 / (2 r^3) (3 (W.r^) r^ - W), whose normal velocity at
-// the surface is W's (no flow through the body), whose kinetic energy is 1/2 m_a W^2 and whose
-// momentum is m_a W, with m_a = 1/2 rho0 V the body's added mass; inside it is W. With partial
-// fluid cover (the body's addedMass below 1/2 rho0 V) W is scaled by the cover. Beyond 12 radii,
-// where it is below W / 3000, it is left out.
 // A plane wall the flow is mirrored in: n . x = offset (n unit).
 struct MirrorPlane {
     vec3 normal{0.0f, 1.0f, 0.0f};
@@ -26,6 +19,13 @@ struct MirrorPlane {
     vec3 reflectVector(const vec3& v) const { return v - 2.0f * glm::dot(normal, v) * normal; }
 };
 
+// The irrotational flow a dynamic solid pushes aside as it moves through the fluid: the potential
+// flow of the sphere of its volume moving at its velocity relative to the flow at its centre (W).
+// Outside the sphere it is the dipole R^3 / (2 r^3) (3 (W.r^) r^ - W), whose normal velocity at
+// the surface is W's (no flow through the body), whose kinetic energy is 1/2 m_a W^2 and whose
+// momentum is m_a W, with m_a = 1/2 rho0 V the body's added mass; inside it is W. With partial
+// fluid cover (the body's addedMass below 1/2 rho0 V) W is scaled by the cover. Beyond 12 radii,
+// where it is below W / 3000, it is left out.
 struct PotentialFlow {
     vec3 centre{0.0f};
     float radius = 0.0f;
@@ -49,9 +49,6 @@ std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, 
 
 // The box container's faces within reach of each flow, as its mirrors (box velocity solver).
 void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, const vec3& boxHi);
-
-// The flow's own velocity at a point: the dipole and the closure, without its images.
-vec3 ownPotentialFlowVelocity(const PotentialFlow& f, const vec3& x);
 
 // Sum of the flows' velocities at a point, images included.
 vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x);

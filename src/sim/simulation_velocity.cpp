@@ -125,28 +125,35 @@ void Simulation::completePushedFlows(std::vector<PotentialFlow>& flows, bool sol
         mirrorInBoxWalls(flows, container.box.lo, container.box.hi);
     }
     if (!fluid_.closeSolids) return;
+    // Every sphere's collocation points, and the vortex flow and the wall sources' there, in one
+    // call of the solver.
+    std::vector<size_t> spheres;
+    std::vector<vec3> points, around;
+    for (size_t k = 0; k < flows.size(); ++k) {
+        if (bodies_[flows[k].body].shape.kind != ShapeKind::Sphere) continue;
+        spheres.push_back(k);
+        for (const vec3& p : closureCollocationPoints(flows[k].centre, flows[k].radius)) points.push_back(p);
+    }
+    if (spheres.empty()) return;
+    if (solveAgain && vortons_.size() > 0)
+        velocityAtPoints(points, around);
+    else
+        solvedVortexFlowAt(points, around);
+    for (size_t i = 0; i < points.size(); ++i) around[i] += wallSourceVelocity(points[i]);
     const bool mirrored =
         std::any_of(flows.begin(), flows.end(), [](const PotentialFlow& f) { return !f.mirrors.empty(); });
-    std::vector<std::vector<vec3>> around(flows.size());  // the vortex flow and the wall sources'
+    const size_t perSphere = points.size() / spheres.size();  // every sphere has the same layout
+    std::vector<vec3> total(perSphere);
     for (int pass = 0; pass < (mirrored ? 2 : 1); ++pass)
-        for (size_t k = 0; k < flows.size(); ++k) {
-            PotentialFlow& f = flows[k];
-            const RigidBody& body = bodies_[f.body];
-            if (body.shape.kind != ShapeKind::Sphere) continue;
-            const std::vector<vec3> points = closureCollocationPoints(f.centre, f.radius);
-            std::vector<vec3>& flow = around[k];
-            if (pass == 0) {
-                if (solveAgain && vortons_.size() > 0)
-                    velocityAtPoints(points, flow);
-                else
-                    solvedVortexFlowAt(points, flow);
-                for (size_t i = 0; i < points.size(); ++i) flow[i] += wallSourceVelocity(points[i]);
+        for (size_t s = 0; s < spheres.size(); ++s) {
+            PotentialFlow& f = flows[spheres[s]];
+            for (size_t i = 0; i < perSphere; ++i) {
+                const size_t k = s * perSphere + i;
+                const vec3& p = points[k];
+                total[i] =
+                    around[k] + potentialFlowVelocity(flows, p) - closureVelocity(f.closure, f.centre, f.radius, p);
             }
-            std::vector<vec3> total(points.size());
-            for (size_t i = 0; i < points.size(); ++i)
-                total[i] = flow[i] + potentialFlowVelocity(flows, points[i]) -
-                           closureVelocity(f.closure, f.centre, f.radius, points[i]);
-            f.closure = fitSphereClosure(f.centre, f.radius, body.velocity, total);
+            f.closure = fitSphereClosure(f.centre, f.radius, bodies_[f.body].velocity, total);
         }
 }
 

@@ -87,12 +87,6 @@ std::vector<vec3> closureCollocationPoints(const vec3& centre, float radius) {
     return points;
 }
 
-std::vector<vec3> closureCollocationNormals() {
-    std::vector<vec3> normals;
-    for (const dvec3& n : unitFit().normals) normals.push_back(vec3(n));
-    return normals;
-}
-
 SphereClosure fitSphereClosure(const vec3& centre, float radius, const vec3& velocity,
                                const std::vector<vec3>& flowAtPoints) {
     const UnitFit& fit = unitFit();

@@ -22,10 +22,8 @@ struct SphereClosure {
     std::vector<vec4> sources;  // world position (xyz, m) and strength (w, m^3/s)
 };
 
-// The collocation points on a sphere (world), where the flow the closure must cancel is sampled,
-// and the outward normal at each.
+// The collocation points on a sphere (world), where the flow the closure must cancel is sampled.
 std::vector<vec3> closureCollocationPoints(const vec3& centre, float radius);
-std::vector<vec3> closureCollocationNormals();
 
 // The closure for a sphere moving at `velocity`, from the flow at its collocation points (all
 // but the closure itself).
