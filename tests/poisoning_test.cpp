@@ -1,11 +1,13 @@
 // Density-gradient poisoning at walls (sim/poisoning.hpp): still stratified fluid in a closed box
-// stays still only with it, a tank of uniformly heavy fluid stays still for long, the hits and
-// walls variants remove the wall-normal components where they should, and the atomic and
+// stays still with and without it, a tank of uniformly heavy fluid stays still for long, the hits
+// and walls variants remove the wall-normal components across gravity where they should (and
+// nothing along gravity, at tilted walls and round a ball resting in layers), and the atomic and
 // partitioned variants give the serial result bit for bit.
 #include "body_helpers.hpp"
 #include "core/cell_partition.hpp"
 #include "core/uniform_grid.hpp"
 #include "sim/body_collisions.hpp"
+#include "scene/scene.hpp"
 #include "sim/poisoning.hpp"
 #include "sim/simulation.hpp"
 #include "test_helpers.hpp"
@@ -198,8 +200,54 @@ TEST(Poisoning, WallsRemoveNormalComponentsNearWallsAndCorners) {
     EXPECT_EQ(g.at(19, 10, 10).y, 2.0f);         // within the test radius of it
     EXPECT_NEAR(g.at(19, 10, 10).x, 0.0f, 1e-6f);
     EXPECT_EQ(g.at(18, 10, 10), vec3(1, 2, 3));  // farther in: untouched
-    EXPECT_EQ(g.at(0, 0, 10), vec3(0, 0, 3));    // edge: both walls' components go
-    EXPECT_EQ(g.at(0, 20, 0), vec3(0, 0, 0));    // corner: everything goes
+    // Edge and corner: the side walls' components go; the floor's and the ceiling's normals lie
+    // along gravity, and the gradient along gravity drives no vorticity (grad rho x g): it stays.
+    EXPECT_EQ(g.at(0, 0, 10), vec3(0, 2, 3));
+    EXPECT_EQ(g.at(0, 20, 0), vec3(0, 2, 0));
+}
+
+// At a tilted wall only the normal's part across gravity is removed: the vertical gradient of
+// level layers meeting it is untouched (removing it along the tilted normal would leave a
+// horizontal gradient there, a baroclinic source in fluid at rest), the horizontal one across
+// the wall goes.
+TEST(Poisoning, AtATiltedWallTheGradientAlongGravityStays) {
+    std::vector<RigidBody> bodies{makeContainer(vec3(1.0f))};
+    bodies[0].orientation = glm::angleAxis(kPi / 6.0f, vec3(0, 0, 1));  // +x face normal (cos 30, sin 30, 0)
+    const vec3 nearFace = bodies[0].orientation * vec3(0.95f, 0.0f, 0.0f);
+    GridShape shape;
+    shape.minCorner = nearFace - vec3(1.0f);  // node (10, 10, 10) is 0.05 from the +x face only
+    shape.spacing = vec3(0.1f);
+    shape.points = ivec3(21);
+    FluidParams fluid;
+    fluid.poisoning = Poisoning::Walls;
+    fluid.poisonTestRadius = 0.15f;
+    Vortons none;
+    UniformGrid<vec3> vertical(shape, vec3(0.0f, 1.0f, 0.0f)), across(shape, vec3(1.0f, 0.0f, 0.5f));
+    poisonDensityGradient(vertical, bodies, none, CellPartition(), fluid);
+    poisonDensityGradient(across, bodies, none, CellPartition(), fluid);
+    EXPECT_EQ(vertical.at(10, 10, 10), vec3(0.0f, 1.0f, 0.0f));
+    EXPECT_NEAR(across.at(10, 10, 10).x, 0.0f, 1e-6f);
+    EXPECT_NEAR(across.at(10, 10, 10).z, 0.5f, 1e-6f);
+}
+
+// A ball held at the interface of two resting layers (the stratified_ball preset's tank, its ball
+// at its Archimedes depth and held there): hydrostatic, so nothing may move. Still water's bound
+// (kinetic energy below 1e-6 J) after 3 s, with either poisoning. (Poisoning along the sphere's
+// own normal turned the interface's vertical gradient into a horizontal one all round the ball
+// and stirred the tank: 5e-4 J and 0.08 m/s by 3 s.)
+TEST(Poisoning, ABallHeldAtAnInterfaceLeavesTheLayersStill) {
+    for (const char* mode : {"walls", "hits"}) {
+        Simulation sim;
+        buildSimulation(loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/stratified_ball.json",
+                                  {"tracers.0.count=10", "bodies.0.position=[0,0,0]", "bodies.0.motion=kinematic",
+                                   std::string("fluid.poisoning=") + mode}),
+                        sim);
+        for (int s = 0; s < 300; ++s) sim.step(0.01f);
+        const double energy = sim.diagnostics().kineticEnergy;
+        std::cout << "[ poison ] ball held at the interface, " << mode << " poisoning: kinetic energy after 3 s "
+                  << energy << " J\n";
+        EXPECT_LT(energy, 1e-6) << mode;
+    }
 }
 
 }  // namespace

@@ -196,10 +196,15 @@ void countPatchSharing(ContactLists& lists, size_t contactCount) {
 }
 
 // No-slip vorticity for every vorton in contact (fluid.no_slip; free slip keeps it); the sheet of
-// a wall patch is split among the vortons on it, so fluid crowded against a wall does not multiply the wall's circulation.
-// Returns the spin angular momentum the vortons gained (a fluid ball rotating at omega/2 has
-// L = 2/5 m sigma^2 omega/2).
-dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidParams& fluid) {
+// a wall patch is split among the vortons on it, so fluid crowded against a wall does not multiply
+// the wall's circulation. Each vorton's sheet replaces the sheet it carried from the last phase
+// (`previousSheet`, taken off once even when several bodies touch it), so the vorticity the fluid
+// made there itself (baroclinic, stretching, diffusion) stays; where the old sheet is unknown the
+// tangential part is replaced. Returns the spin angular momentum the vortons gained (a fluid ball
+// rotating at omega/2 has L = 2/5 m sigma^2 omega/2).
+dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidParams& fluid,
+                            std::vector<vec3>& previousSheet) {
+    const bool sheetKnown = previousSheet.size() == v.size();
     return deterministicReduce(
         lists.size(), dvec3(0.0),
         [&](size_t begin, size_t end) {
@@ -207,13 +212,21 @@ dvec3 assignNoSlipVorticity(Vortons& v, const ContactLists& lists, const FluidPa
             for (size_t c = begin; c < end; ++c)
                 for (const ContactRecord& r : lists[c]) {
                     const size_t i = r.index;
-                    const vec3 vorticity = fluid.noSlip ? noSlipVorticity(v.vorticity[i], r.normal,
-                                                                          r.slip / float(r.sharing), v.contactRadius(i))
-                                                        : v.vorticity[i];
+                    const vec3 sheet = fluid.noSlip
+                                           ? wallSheetVorticity(r.normal, r.slip / float(r.sharing), v.contactRadius(i))
+                                           : vec3(0.0f);
+                    vec3 vorticity = v.vorticity[i];
+                    if (fluid.noSlip && sheetKnown) {
+                        vorticity += sheet - previousSheet[i];
+                        previousSheet[i] = vec3(0.0f);
+                    } else if (fluid.noSlip) {
+                        vorticity = r.normal * glm::dot(vorticity, r.normal) + sheet;
+                    }
                     const double mass = double((fluid.ambientDensity + v.density[i]) * v.volume(i));
                     const double sigma = v.contactRadius(i);
                     spin += dvec3(vorticity - v.vorticity[i]) * (0.2 * mass * sigma * sigma);
                     v.vorticity[i] = vorticity;
+                    v.wallSheet[i] += sheet;
                     v.hitWall[i] = 1;
                     v.hitNormal[i] = r.normal;
                 }
@@ -248,13 +261,12 @@ std::vector<size_t> collisionOrder(const std::vector<RigidBody>& bodies) {
 
 }  // namespace
 
-vec3 noSlipVorticity(const vec3& vorticity, const vec3& normalIntoFluid, const vec3& slip, float sigma) {
+vec3 wallSheetVorticity(const vec3& normalIntoFluid, const vec3& slip, float sigma) {
     // No slip needs a vortex sheet of strength gamma = n x slip on the wall (the velocity jump
     // across it is the slip). A vorton of volume V stands for a cube of side V^(1/3), so it
     // carries the sheet over that much wall: omega V = gamma V^(2/3).
     const float side = std::cbrt(sphereVolume(sigma));
-    const vec3 normalPart = normalIntoFluid * glm::dot(vorticity, normalIntoFluid);
-    return normalPart + glm::cross(normalIntoFluid, slip) / side;
+    return glm::cross(normalIntoFluid, slip) / side;
 }
 
 void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons, Tracers& tracers,
@@ -263,6 +275,9 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
     vortons.hitWall.assign(vortonCount, 0);
     vortons.hitNormal.resize(vortonCount, vec3(0.0f));
     vortons.velocity.resize(vortonCount, vec3(0.0f));
+    std::vector<vec3> previousSheet;
+    previousSheet.swap(vortons.wallSheet);
+    vortons.wallSheet.assign(vortonCount, vec3(0.0f));
     float largestVolume = 0.0f;
     for (float volume : vortons.volumes) largestVolume = std::max(largestVolume, volume);
     const float patchSize = std::max(std::cbrt(largestVolume), 1e-6f);
@@ -284,7 +299,7 @@ void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons
             0, tracers.size(), [&](size_t begin, size_t end) { collideTracerRange(posed, tracers, begin, end); }, 2048);
         if (body.motion == MotionKind::Dynamic) continue;
         countPatchSharing(contacts, sums.contacts);
-        const dvec3 spin = assignNoSlipVorticity(vortons, contacts, fluid);
+        const dvec3 spin = assignNoSlipVorticity(vortons, contacts, fluid, previousSheet);
         // A body that does not yield (kinematic) keeps the record of the fluid's push.
         body.impulse += vec3(sums.slipMomentum);
         body.angularImpulse += vec3(sums.slipAngularMomentum - spin);

@@ -19,18 +19,18 @@ namespace vfx {
 // - Kinematic bodies are met at their end-of-step pose (clock + dt), so after this call no
 //   particle is outside a container by more than round-off, however fast it moves.
 // - Solids are processed before containers, so containers have the last word.
-// - Vortons in contact (pushed, or with their core radius overlapping the wall) get the no-slip
-//   vorticity (see noSlipVorticity), shared among the vortons on the same wall patch, and record
+// - Vortons in contact (pushed, or with their core radius overlapping the wall) carry the no-slip
+//   wall sheet (see wallSheetVorticity), shared among the vortons on the same wall patch, in place
+//   of the sheet they carried from the last step (Vortons::wallSheet), and record
 //   hitWall/hitNormal; the spin angular momentum they gain goes to the body.
 // - Tracers are massless (passive): they move but exchange nothing.
 // - Vortons in sph/hybrid mode lose the part of their SPH velocity driving into the wall.
 void collideParticlesWithBodies(std::vector<RigidBody>& bodies, Vortons& vortons, Tracers& tracers,
                                 const FluidParams& fluid, float dt);
 
-// Vorton vorticity after a wall contact: the normal part is kept, the tangential part becomes
-// the no-slip wall sheet gamma = n x (u - u_wall) carried over the vorton's share of the wall,
-// omega_t = gamma / V^(1/3) (V the vorton volume). A building block of collideParticlesWithBodies
-// (also used by tests).
-vec3 noSlipVorticity(const vec3& vorticity, const vec3& normalIntoFluid, const vec3& slip, float sigma);
+// The no-slip wall sheet gamma = n x (u - u_wall) carried over a vorton's share of the wall, as
+// the tangential vorticity it adds: gamma / V^(1/3) (V the vorton volume, sigma its contact
+// radius). A building block of collideParticlesWithBodies.
+vec3 wallSheetVorticity(const vec3& normalIntoFluid, const vec3& slip, float sigma);
 
 }  // namespace vfx

@@ -82,7 +82,7 @@ void addPhysics(std::vector<ParamSpec>& t) {
         "Source of the density gradient that drives buoyancy: finite differences on the grid, or SPH sums over neighbouring vortons."));
     t.push_back(fluidParam(
         "poisoning", &F::poisoning,
-        "Removes the wall-normal part of the density gradient near container walls: never, at vortons that hit a wall last step, or everywhere within reach of a wall."));
+        "Removes the wall-normal part of the density gradient near walls, the normal's part across gravity (the part that drives vorticity; at a curved or tilted wall the rest would turn level layers' vertical gradient into a horizontal one): never, at vortons that hit a wall last step, or everywhere within reach of a wall."));
     t.push_back(fluidParam(
         "poison_variant", &F::poisonVariant,
         "How hits poisoning is parallelised: one thread, lock-free atomics, or per grid-cell partition (a speed choice)."));
@@ -210,7 +210,7 @@ void addSourcesAndWalls(std::vector<ParamSpec>& t) {
         "No flow through dynamic spheres: besides the dipole that cancels the uniform part of the flow a ball meets, it pushes aside the potential flow that cancels the rest at its surface (a passing vortex, its own wake, what a nearby wall takes from the dipole): point sources inside the ball fitted each sub-step to the flow's normal speed at 256 points of its surface. Off by default: in a layered tank the closure leaves a bobbing ball less damped (stratified_ball's ball swings 0.047 m about the interface at 8-10 s with it, 0.032 m without), which is not yet understood. false = the dipole alone, through which the flow's uneven part crosses the ball."));
     t.push_back(fluidParam(
         "no_slip", &F::noSlip,
-        "No slip at containers and kinematic solids: a vorton touching the wall takes the vortex sheet n x (u - u_wall) that stops the fluid sliding along it, so walls shed vorticity (Gourlay's part 14). false = free slip: walls keep particles out (and, with wall_sources, the flow off them) without adding vorticity, the inviscid limit in which a vortex ring meets a wall as its image ring drives it."));
+        "No slip at containers and kinematic solids: a vorton touching the wall carries the vortex sheet n x (u - u_wall) that stops the fluid sliding along it, renewed each step on top of the vorticity the fluid made there (Gourlay's part 14 replaced that vorticity), so walls shed vorticity and damp a layered tank's internal waves as a Stokes layer does. false = free slip: walls keep particles out (and, with wall_sources, the flow off them) without adding vorticity, the inviscid limit in which a vortex ring meets a wall as its image ring drives it."));
     t.push_back(fluidParam("poison_test_radius", &F::poisonTestRadius,
                            "Distance from a wall within which walls poisoning acts; 0 = two grid spacings.")
                     .unit("m")

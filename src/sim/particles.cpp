@@ -16,6 +16,7 @@ void Vortons::resize(size_t n) {
     sphAcceleration.resize(n, vec3(0.0f));
     hitWall.resize(n, 0);
     hitNormal.resize(n, vec3(0.0f));
+    if (!wallSheet.empty()) wallSheet.resize(n, vec3(0.0f));  // appended vortons carry no sheet
 }
 
 size_t Vortons::add(const vec3& x, const vec3& omega, float sigma, float densityDeviation, float volume) {

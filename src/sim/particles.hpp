@@ -21,6 +21,10 @@ struct Vortons {
     std::vector<vec3> sphAcceleration;  // SPH pressure acceleration of the last step (sph/hybrid)
     std::vector<uint8_t> hitWall;       // 1 if the particle hit a wall in the last collision phase
     std::vector<vec3> hitNormal;        // wall normal (pointing into the fluid) of that hit
+    // The part of `vorticity` that is a no-slip wall's sheet, put there by the last collision
+    // phase (zero away from walls). Empty when unknown: on new vortons and after a remesh, which
+    // mixes the sheet into the rest; the next collision phase then replaces the tangential part.
+    std::vector<vec3> wallSheet;
 
     size_t size() const { return position.size(); }
     void resize(size_t n);

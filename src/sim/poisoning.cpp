@@ -1,6 +1,7 @@
 // Density-gradient "poisoning" at walls (part 14): removes the wall-normal component of the
-// grid density gradient where the grid cannot see a wall, so still stratified fluid in a
-// container does not spin up from the spurious horizontal gradient at its sides.
+// grid density gradient (its part across gravity, see poisonDirection) where the grid cannot see
+// a wall, so still stratified fluid in a container does not spin up from the spurious
+// horizontal gradient at its sides.
 //
 // Order independence. Many vortons touch the same grid point, possibly through different walls.
 // Removing components one hit at a time would make the result depend on the order of the hits
@@ -191,8 +192,22 @@ bool featureNormal(const RigidBody& body, int feature, const vec3& point, vec3& 
     return true;
 }
 
+// The direction along which poisoning removes the gradient at a wall of normal n: n's part
+// across gravity (zero when the wall faces along gravity, n itself without gravity). Only the
+// gradient across gravity drives vorticity (grad rho x g), and a wall's spurious jump along n
+// has its driving part along this direction; removing along n itself would turn the vertical
+// gradient of layers meeting a curved or tilted wall into a horizontal one, which stirs still
+// layers (a ball resting at an interface spun a tank up to 0.4 m/s).
+vec3 poisonDirection(const vec3& normal, const vec3& gravity) {
+    const float g = glm::length(gravity);
+    if (g <= 0.0f) return normal;
+    const vec3 across = normal - glm::dot(normal, gravity / g) * (gravity / g);
+    constexpr float kLeastAcross = 0.05f;  // walls within 3 degrees of facing along gravity: floors
+    return glm::length(across) >= kLeastAcross ? across : vec3(0.0f);
+}
+
 void removeMarkedComponents(UniformGrid<vec3>& gradient, const WallMarks& marks, const FeatureSlots& slots,
-                            const std::vector<RigidBody>& bodies) {
+                            const std::vector<RigidBody>& bodies, const vec3& gravity) {
     const GridShape& shape = gradient.shape();
     const size_t nx = size_t(shape.points.x), ny = size_t(shape.points.y);
     const int words = marks.words();
@@ -225,7 +240,9 @@ void removeMarkedComponents(UniformGrid<vec3>& gradient, const WallMarks& marks,
                     for (int w = 0; w < words; ++w)
                         for (uint32_t bits = mask[w]; bits && count < 48; bits &= bits - 1) {
                             const auto [body, feature] = slots.owner[size_t(w) * 32 + size_t(__builtin_ctz(bits))];
-                            if (featureNormal(bodies[body], feature, point, normals[count])) ++count;
+                            if (!featureNormal(bodies[body], feature, point, normals[count])) continue;
+                            normals[count] = poisonDirection(normals[count], gravity);
+                            ++count;
                         }
                     basisSize = orthonormalSpan(normals, count, basis);
                     for (int w = 0; w < words; ++w) previous[w] = mask[w];
@@ -261,7 +278,7 @@ void poisonAtWalls(UniformGrid<vec3>& gradient, const std::vector<RigidBody>& bo
                     features.clear();
                     local.clear();
                     nearFeatures(body.shape, body.toLocal(point), reach, features, local);
-                    for (const vec3& n : local) world.push_back(body.orientation * n);
+                    for (const vec3& n : local) world.push_back(poisonDirection(body.orientation * n, fluid.gravity));
                 }
                 if (!world.empty()) gradient[p] = removeNormalComponents(gradient[p], world.data(), world.size());
             }
@@ -301,7 +318,7 @@ void poisonDensityGradient(UniformGrid<vec3>& densityGradient, const std::vector
             }
             break;
     }
-    removeMarkedComponents(densityGradient, marks, slots, bodies);
+    removeMarkedComponents(densityGradient, marks, slots, bodies, fluid.gravity);
 }
 
 }  // namespace vfx

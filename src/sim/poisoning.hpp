@@ -18,7 +18,9 @@ namespace vfx {
 //   partitioned (even then odd z-slabs of `partition`, no atomics) give bitwise identical results.
 // - walls: at every grid point inside a body or within fluid.poisonTestRadius of a wall
 //   (0 = two grid spacings), for every wall face within that reach.
-// Several walls at one point (edges, corners) remove the whole span of their normals.
+// Several walls at one point (edges, corners) remove the whole span of their normals. Each normal
+// counts only by its part across gravity: the gradient along gravity drives no vorticity, and
+// removing it at a curved or tilted wall would leave a horizontal gradient where layers meet it.
 void poisonDensityGradient(UniformGrid<vec3>& densityGradient, const std::vector<RigidBody>& bodies,
                            const Vortons& vortons, const CellPartition& partition, const FluidParams& fluid);
 
