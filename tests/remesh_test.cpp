@@ -3,6 +3,7 @@
 // receive nothing beyond them, lattice vortons stay as they are, any thread count gives the same
 // bits.
 #include "sim/remesh.hpp"
+#include "sim/remesh_totals.hpp"
 #include "sim/simulation.hpp"
 #include "test_helpers.hpp"
 
@@ -97,6 +98,22 @@ TEST(Remesh, ConservesCirculationImpulseAndMass) {
         EXPECT_NEAR(glm::length(k - glm::round(k)), 0.0f, 1e-3f);
         EXPECT_FLOAT_EQ(v.volume(i), settings.spacing * settings.spacing * settings.spacing);
         EXPECT_FLOAT_EQ(v.radius[i], settings.coreOverlap * settings.spacing);
+    }
+}
+
+// restoreTotals gives back a missing mass and takes away a surplus, each vorton's density
+// deviation changing by its share of sum |rho'| V (a layer of one density stays uniform).
+TEST(Remesh, RestoringTotalsTakesASurplusAwayAsWellAsGivingAShortfallBack) {
+    for (double change : {0.01, -0.01}) {
+        Vortons v;
+        for (int i = 0; i < 100; ++i)
+            v.add(vec3(0.1f * float(i), 0.0f, 0.0f), vec3(0.0f, 0.0f, 1.0f), 0.15f, i < 50 ? 0.3f : -0.1f, 0.001f);
+        VortonTotals wanted = vortonTotals(v);
+        wanted.mass += change;
+        restoreTotals(v, wanted);
+        EXPECT_NEAR(vortonTotals(v).mass, wanted.mass, 1e-7) << "mass change " << change;
+        EXPECT_FLOAT_EQ(v.density[0], v.density[49]);
+        EXPECT_FLOAT_EQ(v.density[50], v.density[99]);
     }
 }
 

@@ -71,19 +71,22 @@ bool restoreVorticityAndImpulse(Vortons& v, const dvec3& missingVorticity, const
     return true;
 }
 
-void restoreMass(Vortons& v, double missing) {
+void addMass(Vortons& v, double missing) {
     double sum = 0.0;
     for (size_t i = 0; i < v.size(); ++i) sum += std::abs(double(v.density[i])) * double(v.volume(i));
     if (!(sum > 0.0)) return;
-    for (size_t i = 0; i < v.size(); ++i)
-        v.density[i] = float(double(v.density[i]) * (1.0 + std::copysign(missing / sum, double(v.density[i]))));
+    // Each vorton's mass changes by missing |rho'_i| V_i / sum, of either sign.
+    for (size_t i = 0; i < v.size(); ++i) {
+        const double density = double(v.density[i]);
+        v.density[i] = float(density + missing / sum * std::abs(density));
+    }
 }
 
 }  // namespace
 
 bool restoreTotals(Vortons& v, const VortonTotals& wanted) {
     const VortonTotals now = vortonTotals(v);
-    restoreMass(v, wanted.mass - now.mass);
+    addMass(v, wanted.mass - now.mass);
     return restoreVorticityAndImpulse(v, wanted.vorticity - now.vorticity, wanted.impulse - now.impulse);
 }
 
