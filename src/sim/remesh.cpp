@@ -45,6 +45,19 @@ vec3 nodePosition(const Lattice& l, int x, int y, int z) {
     return p;
 }
 
+// Calls visit(index) for each face neighbour of node k inside the lattice.
+template <typename Lattice, typename Visit>
+void forEachFaceNeighbour(const Lattice& l, size_t k, Visit&& visit) {
+    const size_t nx = size_t(l.dims.x), ny = size_t(l.dims.y);
+    const ivec3 p(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
+    for (int axis = 0; axis < 3; ++axis)
+        for (int side : {-1, 1}) {
+            ivec3 q = p;
+            q[axis] += side;
+            if (q[axis] >= 0 && q[axis] < l.dims[axis]) visit(nodeIndex(l, q.x, q.y, q.z));
+        }
+}
+
 // Linear (cloud-in-cell) weight of a node at distance |x| in lattice spacings: never negative.
 float linearWeight(float x) {
     x = std::abs(x);
@@ -116,6 +129,10 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
     const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
     if (capped) kept = keepStrongest(settings.hardCap);
     const bool settled = fluidRegion && fluidShare && settleWallNodes(fluidShare);
+    boundDensities();
+    lastMovedMass_ = 0.0;
+    for (double m : movedMass_) lastMovedMass_ += m;
+    kept = countKeptNodes();  // moving mass between nodes may change which clear the threshold
     // The vortons are still the ones deposited: the totals the new ones must keep.
     const VortonTotals before = capped || settled ? vortonTotals(v) : VortonTotals{};
     Vortons out;
@@ -253,6 +270,10 @@ void Remesher::scatterToNodes(const Vortons& v, const std::vector<Footprint>& fo
                             node.strength += w * strength;
                             node.mass += w * mass;
                             node.volume += w * volume;
+                            if (w != 0.0f) {
+                                node.lowest = std::min(node.lowest, v.density[i]);
+                                node.highest = std::max(node.highest, v.density[i]);
+                            }
                         }
                 }
             }
@@ -359,28 +380,64 @@ size_t Remesher::countKeptNodes() {
     return keptBefore_.back();
 }
 
+// M4''s negative lobes put a node by a sharp density jump beyond the density of every vorton that
+// reaches it (a jittered two-layer lattice, 0.3 over -0.1, gave nodes of 0.314): grid-scale
+// inversions, heavy over light, that the flow then overturns (a nudged two-layer tank gained
+// kinetic energy without bound). A node the vortons cover (half its cell or more; a drop's fringe
+// in ambient fluid is left to M4') hands the mass past its contributors' range to its covered
+// face neighbours, in proportion to the room each has under (or over) its own range; what finds
+// no room stays. Mass is exact; the mass moved (movedMass) goes one spacing, so the mass centre
+// moves by at most h movedMass / |total mass|. Planes three apart in parallel, each in index
+// order: deterministic.
+void Remesher::boundDensities() {
+    const float cell = lattice_.h * lattice_.h * lattice_.h;
+    const auto volumeOf = [&](const Node& n) { return n.nearWall ? n.volume : cell; };
+    const auto bounded = [&](const Node& n) {
+        return n.lowest <= n.highest && volumeOf(n) > 0.0f && n.volume >= 0.5f * volumeOf(n) && keeps(n);
+    };
+    const size_t planeSize = size_t(lattice_.dims.x) * size_t(lattice_.dims.y);
+    movedMass_.assign(size_t(lattice_.dims.z), 0.0);
+    forEachNodeByPlaneColour([&](size_t k) {
+        Node& node = nodes_[k];
+        if (!bounded(node)) return;
+        const float volume = volumeOf(node), density = node.mass / volume;
+        const float excess = (density - std::clamp(density, node.lowest, node.highest)) * volume;
+        if (excess == 0.0f) return;
+        size_t neighbour[6];
+        float room[6], totalRoom = 0.0f;
+        int count = 0;
+        forEachFaceNeighbour(lattice_, k, [&](size_t j) {
+            const Node& n = nodes_[j];
+            if (!bounded(n)) return;
+            const float d = n.mass / volumeOf(n);
+            const float r = (excess > 0.0f ? n.highest - d : d - n.lowest) * volumeOf(n);
+            if (!(r > 0.0f)) return;
+            neighbour[count] = j;
+            room[count++] = r;
+            totalRoom += r;
+        });
+        if (count == 0) return;
+        const float moved = std::copysign(std::min(std::abs(excess), totalRoom), excess);
+        for (int i = 0; i < count; ++i) nodes_[neighbour[i]].mass += moved * room[i] / totalRoom;
+        movedMass_[k / planeSize] += std::abs(double(moved));
+        node.mass -= moved;
+    });
+}
+
 // The face neighbour of node k (in fluid, where walls are known) with the largest score above
 // `floor`; k itself if there is none.
 template <class Score>
 size_t Remesher::bestNeighbour(size_t k, float floor, Score score) const {
-    const Lattice& lattice = lattice_;
-    const size_t nx = size_t(lattice.dims.x), ny = size_t(lattice.dims.y);
-    const ivec3 p(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
     size_t best = k;
     float bestScore = floor;
-    for (int axis = 0; axis < 3; ++axis)
-        for (int side : {-1, 1}) {
-            ivec3 q = p;
-            q[axis] += side;
-            if (q[axis] < 0 || q[axis] >= lattice.dims[axis]) continue;
-            const size_t j = nodeIndex(lattice, q.x, q.y, q.z);
-            if (!fluidNode_.empty() && !fluidNode_[j]) continue;
-            const float s = score(nodes_[j]);
-            if (s > bestScore) {
-                best = j;
-                bestScore = s;
-            }
+    forEachFaceNeighbour(lattice_, k, [&](size_t j) {
+        if (!fluidNode_.empty() && !fluidNode_[j]) return;
+        const float s = score(nodes_[j]);
+        if (s > bestScore) {
+            best = j;
+            bestScore = s;
         }
+    });
     return best;
 }
 
@@ -392,6 +449,8 @@ void Remesher::handOver(size_t from, size_t to) {
     target.strength += source.strength;
     target.mass += source.mass;
     target.volume += source.volume;
+    target.lowest = std::min(target.lowest, source.lowest);
+    target.highest = std::max(target.highest, source.highest);
     target.nearWall = target.nearWall || source.nearWall;
     const bool nearWall = source.nearWall;
     source = Node{};

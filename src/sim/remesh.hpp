@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace vfx {
@@ -65,6 +66,9 @@ public:
     bool apply(Vortons& vortons, const RemeshSettings& settings, const FluidRegion& fluidRegion = {},
                const FluidShare& fluidShare = {});
     float lastSpacing() const { return lastSpacing_; }
+    // Mass deviation (kg) the last apply() moved one spacing to keep node densities within the
+    // range of the vortons that reached them.
+    double lastMovedMass() const { return lastMovedMass_; }
 
     // Where one vorton lands on the lattice: the first of its (up to) 4 nodes per axis and their weights.
     struct Footprint {
@@ -74,9 +78,12 @@ public:
 
 private:
     struct Node {
-        vec3 strength{0.0f};    // sum of w * omega V
-        float mass = 0.0f;      // sum of w * rho' V
-        float volume = 0.0f;    // sum of w * V
+        vec3 strength{0.0f};  // sum of w * omega V
+        float mass = 0.0f;    // sum of w * rho' V
+        float volume = 0.0f;  // sum of w * V
+        // Range of the density deviations of the vortons that reached it (boundDensities).
+        float lowest = std::numeric_limits<float>::infinity();
+        float highest = -std::numeric_limits<float>::infinity();
         bool nearWall = false;  // a wall cuts its cell, or a vorton's footprint reached past one
         bool dropped = false;   // left out by the hard cap
         bool settled = false;   // by a wall, given its cell's fluid volume: kept
@@ -86,6 +93,7 @@ private:
     void bucketByPlane(const std::vector<Footprint>& footprint);
     void scatterToNodes(const Vortons& vortons, const std::vector<Footprint>& footprint, bool walls);
     size_t countKeptNodes();
+    void boundDensities();
     // Raises the cuts so that at most `cap` nodes are kept; returns the count kept.
     size_t keepStrongest(size_t cap);
     // Vortons whose M4' footprint reaches past a wall switch to linear weights on fluid nodes
@@ -109,6 +117,8 @@ private:
     void collect(float coreOverlap, Vortons& out) const;
 
     float lastSpacing_ = 0.0f;
+    std::vector<double> movedMass_;  // per lattice plane, by boundDensities
+    double lastMovedMass_ = 0.0;
     std::vector<Node> nodes_;
     std::vector<size_t> keptBefore_;  // kept nodes in the planes before each plane
     float strengthCut_ = 0.0f, massCut_ = 0.0f;
