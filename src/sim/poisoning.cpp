@@ -193,21 +193,25 @@ bool featureNormal(const RigidBody& body, int feature, const vec3& point, vec3& 
 }
 
 // The direction along which poisoning removes the gradient at a wall of normal n: n's part
-// across gravity (zero when the wall faces along gravity, n itself without gravity). Only the
+// across gravity, `down` its unit direction (zero when the wall faces along gravity, n itself
+// when there is no gravity and `down` is zero). Only the
 // gradient across gravity drives vorticity (grad rho x g), and a wall's spurious jump along n
 // has its driving part along this direction; removing along n itself would turn the vertical
 // gradient of layers meeting a curved or tilted wall into a horizontal one, which stirs still
 // layers (a ball resting at an interface spun a tank up to 0.4 m/s).
-vec3 poisonDirection(const vec3& normal, const vec3& gravity) {
-    const float g = glm::length(gravity);
-    if (g <= 0.0f) return normal;
-    const vec3 across = normal - glm::dot(normal, gravity / g) * (gravity / g);
+vec3 poisonDirection(const vec3& normal, const vec3& down) {
+    const vec3 across = normal - glm::dot(normal, down) * down;
     constexpr float kLeastAcross = 0.05f;  // walls within 3 degrees of facing along gravity: floors
     return glm::length(across) >= kLeastAcross ? across : vec3(0.0f);
 }
 
+vec3 gravityDirection(const vec3& gravity) {
+    const float g = glm::length(gravity);
+    return g > 0.0f ? gravity / g : vec3(0.0f);
+}
+
 void removeMarkedComponents(UniformGrid<vec3>& gradient, const WallMarks& marks, const FeatureSlots& slots,
-                            const std::vector<RigidBody>& bodies, const vec3& gravity) {
+                            const std::vector<RigidBody>& bodies, const vec3& down) {
     const GridShape& shape = gradient.shape();
     const size_t nx = size_t(shape.points.x), ny = size_t(shape.points.y);
     const int words = marks.words();
@@ -241,7 +245,7 @@ void removeMarkedComponents(UniformGrid<vec3>& gradient, const WallMarks& marks,
                         for (uint32_t bits = mask[w]; bits && count < 48; bits &= bits - 1) {
                             const auto [body, feature] = slots.owner[size_t(w) * 32 + size_t(__builtin_ctz(bits))];
                             if (!featureNormal(bodies[body], feature, point, normals[count])) continue;
-                            normals[count] = poisonDirection(normals[count], gravity);
+                            normals[count] = poisonDirection(normals[count], down);
                             ++count;
                         }
                     basisSize = orthonormalSpan(normals, count, basis);
@@ -264,6 +268,7 @@ void poisonAtWalls(UniformGrid<vec3>& gradient, const std::vector<RigidBody>& bo
     // and the centred difference looks one more point out, so points up to two spacings from a
     // wall see its density fall-off.
     const float reach = fluid.poisonTestRadius > 0.0f ? fluid.poisonTestRadius : 2.0f * spacing;
+    const vec3 down = gravityDirection(fluid.gravity);
     const size_t nx = size_t(shape.points.x), ny = size_t(shape.points.y);
     parallelForRange(
         0, gradient.size(),
@@ -278,7 +283,7 @@ void poisonAtWalls(UniformGrid<vec3>& gradient, const std::vector<RigidBody>& bo
                     features.clear();
                     local.clear();
                     nearFeatures(body.shape, body.toLocal(point), reach, features, local);
-                    for (const vec3& n : local) world.push_back(poisonDirection(body.orientation * n, fluid.gravity));
+                    for (const vec3& n : local) world.push_back(poisonDirection(body.orientation * n, down));
                 }
                 if (!world.empty()) gradient[p] = removeNormalComponents(gradient[p], world.data(), world.size());
             }
@@ -318,7 +323,7 @@ void poisonDensityGradient(UniformGrid<vec3>& densityGradient, const std::vector
             }
             break;
     }
-    removeMarkedComponents(densityGradient, marks, slots, bodies, fluid.gravity);
+    removeMarkedComponents(densityGradient, marks, slots, bodies, gravityDirection(fluid.gravity));
 }
 
 }  // namespace vfx

@@ -129,10 +129,8 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
     const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
     if (capped) kept = keepStrongest(settings.hardCap);
     const bool settled = fluidRegion && fluidShare && settleWallNodes(fluidShare);
-    boundDensities();
-    lastMovedMass_ = 0.0;
-    for (double m : movedMass_) lastMovedMass_ += m;
-    kept = countKeptNodes();  // moving mass between nodes may change which clear the threshold
+    lastMovedMass_ = boundDensities();
+    if (lastMovedMass_ > 0.0) kept = countKeptNodes();  // a node that gave mass may fall below the cuts
     // The vortons are still the ones deposited: the totals the new ones must keep.
     const VortonTotals before = capped || settled ? vortonTotals(v) : VortonTotals{};
     Vortons out;
@@ -386,21 +384,19 @@ size_t Remesher::countKeptNodes() {
 // kinetic energy without bound). A node the vortons cover (half its cell or more; a drop's fringe
 // in ambient fluid is left to M4') hands the mass past its contributors' range to its covered
 // face neighbours, in proportion to the room each has under (or over) its own range; what finds
-// no room stays. Mass is exact; the mass moved (movedMass) goes one spacing, so the mass centre
+// no room stays. Mass is exact; the mass moved (returned) goes one spacing, so the mass centre
 // moves by at most h movedMass / |total mass|. Planes three apart in parallel, each in index
 // order: deterministic.
-void Remesher::boundDensities() {
-    const float cell = lattice_.h * lattice_.h * lattice_.h;
-    const auto volumeOf = [&](const Node& n) { return n.nearWall ? n.volume : cell; };
+double Remesher::boundDensities() {
     const auto bounded = [&](const Node& n) {
-        return n.lowest <= n.highest && volumeOf(n) > 0.0f && n.volume >= 0.5f * volumeOf(n) && keeps(n);
+        return n.lowest <= n.highest && nodeVolume(n) > 0.0f && n.volume >= 0.5f * nodeVolume(n) && keeps(n);
     };
     const size_t planeSize = size_t(lattice_.dims.x) * size_t(lattice_.dims.y);
     movedMass_.assign(size_t(lattice_.dims.z), 0.0);
     forEachNodeByPlaneColour([&](size_t k) {
         Node& node = nodes_[k];
         if (!bounded(node)) return;
-        const float volume = volumeOf(node), density = node.mass / volume;
+        const float volume = nodeVolume(node), density = node.mass / volume;
         const float excess = (density - std::clamp(density, node.lowest, node.highest)) * volume;
         if (excess == 0.0f) return;
         size_t neighbour[6];
@@ -409,8 +405,8 @@ void Remesher::boundDensities() {
         forEachFaceNeighbour(lattice_, k, [&](size_t j) {
             const Node& n = nodes_[j];
             if (!bounded(n)) return;
-            const float d = n.mass / volumeOf(n);
-            const float r = (excess > 0.0f ? n.highest - d : d - n.lowest) * volumeOf(n);
+            const float d = n.mass / nodeVolume(n);
+            const float r = (excess > 0.0f ? n.highest - d : d - n.lowest) * nodeVolume(n);
             if (!(r > 0.0f)) return;
             neighbour[count] = j;
             room[count++] = r;
@@ -422,6 +418,13 @@ void Remesher::boundDensities() {
         movedMass_[k / planeSize] += std::abs(double(moved));
         node.mass -= moved;
     });
+    double total = 0.0;
+    for (double m : movedMass_) total += m;
+    return total;
+}
+
+float Remesher::nodeVolume(const Node& node) const {
+    return node.nearWall ? node.volume : lattice_.h * lattice_.h * lattice_.h;
 }
 
 // The face neighbour of node k (in fluid, where walls are known) with the largest score above
@@ -546,7 +549,6 @@ bool Remesher::keeps(const Node& node) const {
 
 void Remesher::collect(float coreOverlap, Vortons& out) const {
     const Lattice& lattice = lattice_;
-    const float volume = lattice.h * lattice.h * lattice.h;
     const float sigma = coreOverlap * lattice.h;
     parallelForEach(
         0, size_t(lattice.dims.z),
@@ -556,13 +558,12 @@ void Remesher::collect(float coreOverlap, Vortons& out) const {
                 for (int x = 0; x < lattice.dims.x; ++x) {
                     const Node& node = nodes_[nodeIndex(lattice, x, y, int(p))];
                     if (!keeps(node)) continue;
-                    // Near a wall a node holds the fluid volume deposited on it.
-                    const float nodeVolume = node.nearWall ? node.volume : volume;
+                    const float volume = nodeVolume(node);
                     out.position[slot] = nodePosition(lattice, x, y, int(p));
-                    out.vorticity[slot] = node.strength / nodeVolume;
-                    out.density[slot] = node.mass / nodeVolume;
+                    out.vorticity[slot] = node.strength / volume;
+                    out.density[slot] = node.mass / volume;
                     out.radius[slot] = sigma;
-                    out.volumes[slot] = nodeVolume;
+                    out.volumes[slot] = volume;
                     ++slot;
                 }
         },

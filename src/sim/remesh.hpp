@@ -93,7 +93,10 @@ private:
     void bucketByPlane(const std::vector<Footprint>& footprint);
     void scatterToNodes(const Vortons& vortons, const std::vector<Footprint>& footprint, bool walls);
     size_t countKeptNodes();
-    void boundDensities();
+    // Returns the mass deviation it moved (kg).
+    double boundDensities();
+    // A node's fluid volume: its cell, or by a wall what was deposited on it.
+    float nodeVolume(const Node& node) const;
     // Raises the cuts so that at most `cap` nodes are kept; returns the count kept.
     size_t keepStrongest(size_t cap);
     // Vortons whose M4' footprint reaches past a wall switch to linear weights on fluid nodes
@@ -117,7 +120,7 @@ private:
     void collect(float coreOverlap, Vortons& out) const;
 
     float lastSpacing_ = 0.0f;
-    std::vector<double> movedMass_;  // per lattice plane, by boundDensities
+    std::vector<double> movedMass_;  // per lattice plane, scratch of boundDensities
     double lastMovedMass_ = 0.0;
     std::vector<Node> nodes_;
     std::vector<size_t> keptBefore_;  // kept nodes in the planes before each plane
