@@ -1,5 +1,6 @@
 #include "sim/remesh.hpp"
 
+#include "sim/remesh_lattice.hpp"
 #include "sim/remesh_totals.hpp"
 
 #include "core/parallel.hpp"
@@ -31,11 +32,8 @@ constexpr size_t kMaxLatticeNodes = size_t(1) << 24;
 constexpr float kLeastWallNodeVolume = 0.02f;  // of a cell
 
 using Footprint = Remesher::Footprint;
-
-template <typename Lattice>
-size_t nodeIndex(const Lattice& l, int x, int y, int z) {
-    return size_t(x) + size_t(l.dims.x) * (size_t(y) + size_t(l.dims.y) * size_t(z));
-}
+using remesh_lattice::forEachFaceNeighbour;
+using remesh_lattice::nodeIndex;
 
 template <typename Lattice>
 vec3 nodePosition(const Lattice& l, int x, int y, int z) {
@@ -43,19 +41,6 @@ vec3 nodePosition(const Lattice& l, int x, int y, int z) {
     vec3 p;
     for (int a = 0; a < 3; ++a) p[a] = l.flat[a] ? l.flatCoordinate[a] : float(l.lo[a] + k[a]) * l.h;
     return p;
-}
-
-// Calls visit(index) for each face neighbour of node k inside the lattice.
-template <typename Lattice, typename Visit>
-void forEachFaceNeighbour(const Lattice& l, size_t k, Visit&& visit) {
-    const size_t nx = size_t(l.dims.x), ny = size_t(l.dims.y);
-    const ivec3 p(int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
-    for (int axis = 0; axis < 3; ++axis)
-        for (int side : {-1, 1}) {
-            ivec3 q = p;
-            q[axis] += side;
-            if (q[axis] >= 0 && q[axis] < l.dims[axis]) visit(nodeIndex(l, q.x, q.y, q.z));
-        }
 }
 
 // Linear (cloud-in-cell) weight of a node at distance |x| in lattice spacings: never negative.
@@ -129,8 +114,11 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
     const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
     if (capped) kept = keepStrongest(settings.hardCap);
     const bool settled = fluidRegion && fluidShare && settleWallNodes(fluidShare);
+    lastAveragedMass_ = takeMeanDensities();
     lastMovedMass_ = boundDensities();
-    if (lastMovedMass_ > 0.0) kept = countKeptNodes();  // a node that gave mass may fall below the cuts
+    lastAveragedMass_ += restoreMassesAfterMean();
+    // A node that gave mass may fall below the cuts.
+    if (lastMovedMass_ > 0.0 || lastAveragedMass_ > 0.0) kept = countKeptNodes();
     // The vortons are still the ones deposited: the totals the new ones must keep.
     const VortonTotals before = capped || settled ? vortonTotals(v) : VortonTotals{};
     Vortons out;

@@ -69,6 +69,10 @@ public:
     // Mass deviation (kg) the last apply() moved one spacing to keep node densities within the
     // range of the vortons that reached them.
     double lastMovedMass() const { return lastMovedMass_; }
+    // Bound on the mass deviation (kg) the last apply() changed at covered nodes by giving them
+    // their vortons' mean density (heavy and light scaled back to their totals): the mass centre
+    // may move by up to this times the farthest node's distance from it / |total mass|.
+    double lastAveragedMass() const { return lastAveragedMass_; }
 
     // Where one vorton lands on the lattice: the first of its (up to) 4 nodes per axis and their weights.
     struct Footprint {
@@ -93,6 +97,15 @@ private:
     void bucketByPlane(const std::vector<Footprint>& footprint);
     void scatterToNodes(const Vortons& vortons, const std::vector<Footprint>& footprint, bool walls);
     size_t countKeptNodes();
+    // Nodes away from walls take their vortons' mean density; returns the mass changed (kg).
+    double takeMeanDensities();
+    // Scales the kept nodes back to each sign's deposited total; returns a bound on the change (kg).
+    double restoreMassesAfterMean();
+    struct SignedMassSums {
+        double heavy = 0.0, light = 0.0;
+    };
+    SignedMassSums signedMasses() const;  // over the kept nodes
+    void boxAverageVolumes();
     // Returns the mass deviation it moved (kg).
     double boundDensities();
     // A node's fluid volume: its cell, or by a wall what was deposited on it.
@@ -122,6 +135,9 @@ private:
     float lastSpacing_ = 0.0f;
     std::vector<double> movedMass_;  // per lattice plane, scratch of boundDensities
     double lastMovedMass_ = 0.0;
+    double lastAveragedMass_ = 0.0;
+    std::vector<float> meanVolume_, boxScratch_;  // per node, scratch of takeMeanDensities
+    double massesBeforeMean_[2] = {0.0, 0.0};
     std::vector<Node> nodes_;
     std::vector<size_t> keptBefore_;  // kept nodes in the planes before each plane
     float strengthCut_ = 0.0f, massCut_ = 0.0f;
