@@ -117,14 +117,16 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
     lastAveragedMass_ = takeMeanDensities();
     lastMovedMass_ = boundDensities();
     lastAveragedMass_ += restoreMassesAfterMean();
-    // A node that gave mass may fall below the cuts.
-    if (lastMovedMass_ > 0.0 || lastAveragedMass_ > 0.0) kept = countKeptNodes();
+    // A node that gave mass may fall below the cuts (and what it holds is then left out).
+    const bool reweighed = lastMovedMass_ > 0.0 || lastAveragedMass_ > 0.0;
+    if (reweighed) kept = countKeptNodes();
     // The vortons are still the ones deposited: the totals the new ones must keep.
-    const VortonTotals before = capped || settled ? vortonTotals(v) : VortonTotals{};
+    const bool restore = capped || settled || reweighed;
+    const VortonTotals before = restore ? vortonTotals(v) : VortonTotals{};
     Vortons out;
     out.resize(kept);
     collect(settings.coreOverlap, out);
-    if (capped || settled) restoreTotals(out, before);
+    if (restore) restoreTotals(out, before);
     v = std::move(out);
     lastSpacing_ = h;
     return true;

@@ -37,8 +37,11 @@ double Remesher::takeMeanDensities() {
             for (size_t k = b; k < e; ++k) {
                 Node& node = nodes_[k];
                 if (node.nearWall || node.mass == 0.0f || !keeps(node)) continue;
+                if (!(node.volume > 0.0f) || !(node.lowest <= node.highest)) continue;
                 if (!(std::max(node.volume, meanVolume_[k]) >= kInside * cell)) continue;
-                const float mass = node.mass / node.volume * cell;
+                // A mean of the vortons' densities lies within their range; M4''s negative weights
+                // would take it past (far past at a thinned node, where little volume reached it).
+                const float mass = std::clamp(node.mass / node.volume, node.lowest, node.highest) * cell;
                 // A node the change would drop below the cuts keeps its deposit (and its mass).
                 if (!(std::abs(mass) > massCut_ || glm::length(node.strength) > strengthCut_)) continue;
                 sum += std::abs(double(mass) - double(node.mass));
