@@ -5,11 +5,12 @@
 // takes away. The closure is the potential flow outside the sphere that cancels that remainder
 // (the method of fundamental solutions, as for the walls in wall_sources.hpp): point sources on a
 // concentric sphere of 0.45 R, their strengths the damped least-squares fit of (V - u) . n at
-// collocation points on the surface, u the flow there with the dipole. Irrotational and
-// divergence-free outside the sphere, it moves and stretches the particles around the body and
-// never reaches the grid the body's drag reads. Its sources sum to about zero (the flow it
-// cancels carries no net flux), so far off it falls away as a dipole: beyond kClosureReach radii
-// it is left out.
+// collocation points on the surface, u the flow there with the dipole, less its mean, which a
+// point source at the centre cancels (the vortex flow, interpolated from a grid, carries a small
+// net flux). Irrotational and divergence-free outside the sphere, it moves and stretches the
+// particles around the body and never reaches the grid the body's drag reads. Beyond
+// kClosureReach radii it is left out: there the sources on the inner sphere, summing to zero,
+// fall away as a dipole, and the centre's source to 1/16 of the net flux speed it cancels.
 #include "core/math.hpp"
 
 #include <vector>
