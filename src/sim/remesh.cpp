@@ -114,9 +114,10 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
     const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
     if (capped) kept = keepStrongest(settings.hardCap);
     const bool settled = fluidRegion && fluidShare && settleWallNodes(fluidShare);
+    const SignedMassSums deposited = signedMasses();
     lastAveragedMass_ = takeMeanDensities();
     lastMovedMass_ = boundDensities();
-    lastAveragedMass_ += restoreMassesAfterMean();
+    if (lastAveragedMass_ > 0.0) lastAveragedMass_ += restoreSignedMasses(deposited);
     // A node that gave mass may fall below the cuts (and what it holds is then left out).
     const bool reweighed = lastMovedMass_ > 0.0 || lastAveragedMass_ > 0.0;
     if (reweighed) kept = countKeptNodes();

@@ -99,12 +99,12 @@ private:
     size_t countKeptNodes();
     // Nodes away from walls take their vortons' mean density; returns the mass changed (kg).
     double takeMeanDensities();
-    // Scales the kept nodes back to each sign's deposited total; returns a bound on the change (kg).
-    double restoreMassesAfterMean();
     struct SignedMassSums {
         double heavy = 0.0, light = 0.0;
     };
     SignedMassSums signedMasses() const;  // over the kept nodes
+    // Scales the kept nodes to each sign's total in `wanted`; returns a bound on the change (kg).
+    double restoreSignedMasses(const SignedMassSums& wanted);
     void boxAverageVolumes();
     // Returns the mass deviation it moved (kg).
     double boundDensities();
@@ -137,7 +137,6 @@ private:
     double lastMovedMass_ = 0.0;
     double lastAveragedMass_ = 0.0;
     std::vector<float> meanVolume_, boxScratch_;  // per node, scratch of takeMeanDensities
-    double massesBeforeMean_[2] = {0.0, 0.0};
     std::vector<Node> nodes_;
     std::vector<size_t> keptBefore_;  // kept nodes in the planes before each plane
     float strengthCut_ = 0.0f, massCut_ = 0.0f;

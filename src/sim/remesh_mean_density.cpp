@@ -24,12 +24,11 @@ constexpr float kInside = 0.8f;
 // baroclinic term turns into stirring in a layered tank. A node now takes the mean density of
 // the vortons that reach it (mass over the volume that reached it, as the density field does)
 // when it is inside the fluid (kInside; a thinned spot inside still is). Heavy and light masses
-// are scaled back afterwards (restoreMassesAfterMean).
+// are scaled back afterwards (restoreSignedMasses).
 // Returns the mass deviation changed, sum |change| over the nodes (kg).
 double Remesher::takeMeanDensities() {
     const float cell = lattice_.h * lattice_.h * lattice_.h;
     boxAverageVolumes();
-    const SignedMassSums before = signedMasses();
     const double changed = deterministicReduce<double>(
         nodes_.size(), 0.0,
         [&](size_t b, size_t e) {
@@ -50,19 +49,17 @@ double Remesher::takeMeanDensities() {
             return sum;
         },
         [](double a, double c) { return a + c; }, 4096);
-    massesBeforeMean_[0] = before.heavy;
-    massesBeforeMean_[1] = before.light;
     return changed;
 }
 
 // After the densities are bounded, every kept node is scaled, heavy and light apart, so that each
-// sign's total is what the vortons deposited. One factor for all nodes of a sign keeps a uniform
-// layer uniform: scaling only the averaged ones would set them apart from the nodes by the walls,
-// a density step that stirs a layered tank. Returns a bound on the mass deviation changed (kg).
-double Remesher::restoreMassesAfterMean() {
+// sign's total is `wanted` (what the vortons deposited). One factor for all nodes of a sign keeps a
+// uniform layer uniform: scaling only the averaged ones would set them apart from the nodes by the
+// walls, a density step that stirs a layered tank. Returns a bound on the mass deviation changed (kg).
+double Remesher::restoreSignedMasses(const SignedMassSums& wanted) {
     const SignedMassSums now = signedMasses();
-    const double heavyScale = now.heavy != 0.0 ? massesBeforeMean_[0] / now.heavy : 1.0;
-    const double lightScale = now.light != 0.0 ? massesBeforeMean_[1] / now.light : 1.0;
+    const double heavyScale = now.heavy != 0.0 ? wanted.heavy / now.heavy : 1.0;
+    const double lightScale = now.light != 0.0 ? wanted.light / now.light : 1.0;
     parallelForEach(
         0, nodes_.size(),
         [&](size_t k) {
