@@ -15,7 +15,8 @@ if [ -f "$build_arg/CMakeCache.txt" ] && grep -qE '^(VFX_NATIVE:BOOL=ON|VFX_BUIL
 fi
 # VFX_PACKAGE_SHARED=ON packs shared libraries instead of static ones.
 cmake -S "$root" -B "$build_arg" -DCMAKE_BUILD_TYPE=Release -DVFX_NATIVE=OFF -DVFX_BUILD_TESTS=OFF \
-  -DVFX_BUILD_BENCH=OFF -DVFX_WERROR="${VFX_WERROR:-OFF}" -DBUILD_SHARED_LIBS="${VFX_PACKAGE_SHARED:-OFF}" >/dev/null
+  -DVFX_BUILD_BENCH=OFF -DVFX_WERROR="${VFX_WERROR:-OFF}" -DBUILD_SHARED_LIBS="${VFX_PACKAGE_SHARED:-OFF}" \
+  -DCMAKE_UNITY_BUILD="${VFX_UNITY:-OFF}" >/dev/null
 cmake --build "$build_arg" -j2
 build=$(cd "$build_arg" && pwd)
 rm -f "$build"/vortonfx_*.deb

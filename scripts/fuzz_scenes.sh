@@ -14,7 +14,7 @@ seconds=${1:-60}
 build=${2:-build-fuzz}
 seed=${3:-0}
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVFX_SANITIZE=address -DVFX_FUZZ=ON \
-  -DVFX_BUILD_TESTS=OFF -DVFX_BUILD_DEMO=OFF -DVFX_BUILD_BENCH=OFF -DVFX_WERROR="${VFX_WERROR:-OFF}" >/dev/null
+  -DVFX_BUILD_TESTS=OFF -DVFX_BUILD_DEMO=OFF -DVFX_BUILD_BENCH=OFF -DVFX_WERROR="${VFX_WERROR:-OFF}" -DCMAKE_UNITY_BUILD="${VFX_UNITY:-OFF}" >/dev/null
 cmake --build "$build" -j2 --target vortonfx_scene_fuzzer
 ctest --test-dir "$build" --output-on-failure -R Fuzz
 # The fuzzer adds what it finds to the first directory: a scratch copy, so the seeds stay as they are.

@@ -4,7 +4,7 @@
 # with its runtime libraries for the scene loader's libFuzzer target (scripts/fuzz_scenes.sh).
 # Safe to run twice: apt-get skips what is already installed.
 set -euo pipefail
-packages=(build-essential cmake pkg-config python3
+packages=(build-essential cmake ninja-build pkg-config python3
   libtbb-dev libglfw3-dev libglm-dev libimgui-dev python3-glad nlohmann-json3-dev
   libstb-dev libcli11-dev libgtest-dev libbenchmark-dev libopenvdb-dev libfftw3-dev libboost-dev python3-openvdb
   xvfb xauth libgl1-mesa-dri clang-format clang libclang-rt-dev

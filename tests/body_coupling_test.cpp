@@ -25,8 +25,6 @@ namespace {
 
 using test::makeBody;
 
-constexpr double kPi = 3.141592653589793;
-
 void build(Simulation& sim, const std::string& json) {
     buildSimulation(parseScene(nlohmann::json::parse(json), "coupling test"), sim);
 }
@@ -154,7 +152,7 @@ TEST(BodyCoupling, LaunchedBallSlowsAndTheFluidGainsWhatItLoses) {
     EXPECT_LT(std::abs(ballChange + fluidChange), 0.1 * std::abs(ballChange));
     // The drag law alone: v(t) = v0 / (1 + v0 k t / (m + m_a)), k = 1/2 rho0 C_d A; C_d between
     // Re 500 and 800.
-    const double area = kPi * 0.04;
+    const double area = kPiDouble * 0.04;
     for (double re : {500.0, 800.0}) {
         const double k = 0.5 * dragCoefficient(re) * area;
         const double law = 2.0 / (1.0 + 2.0 * k * 1.0 / (mass + addedMass));
@@ -165,7 +163,7 @@ TEST(BodyCoupling, LaunchedBallSlowsAndTheFluidGainsWhatItLoses) {
 // Torque coefficient of a spinning sphere at rotational Reynolds number Omega d^2 / nu
 // (Stokes below 32, Sawatzki's fit above; the two meet at 32).
 double torqueCoefficient(double reynolds) {
-    return reynolds <= 32.0 ? 64.0 * kPi / reynolds : 12.9 / std::sqrt(reynolds) + 128.4 / reynolds;
+    return reynolds <= 32.0 ? 64.0 * kPiDouble / reynolds : 12.9 / std::sqrt(reynolds) + 128.4 / reynolds;
 }
 
 TEST(BodyCoupling, SpinningBallSpinsDownByTheTorqueLawAndTheFluidTakesItsAngularMomentum) {
@@ -221,14 +219,15 @@ TEST(BodyCoupling, BallOfTheFluidsDensityStaysPut) {
 // interface between fluid of 0.9 and 1.3) first has its centre on the interface, by the 1D model
 // (m + m_a) du/dt = (m - m_displaced(y)) g - 1/2 rho0 C_d(Re) pi r^2 u |u|.
 double modelArrival() {
-    const double r = 0.15, volume = 4.0 / 3.0 * kPi * r * r * r, nu = 0.004, dt = 1e-5;
+    const double r = 0.15, volume = 4.0 / 3.0 * kPiDouble * r * r * r, nu = 0.004, dt = 1e-5;
     double y = 0.45, u = 0.0, t = 0.0;  // u downward
     while (y > 0.0) {
         const double below = std::clamp(r - y, 0.0, 2.0 * r);  // height of the cap in the heavy layer
-        const double cap = kPi * below * below * (3.0 * r - below) / 3.0;
+        const double cap = kPiDouble * below * below * (3.0 * r - below) / 3.0;
         const double displaced = 0.9 * (volume - cap) + 1.3 * cap;
         const double reynolds = std::abs(u) * 2.0 * r / nu;
-        const double drag = reynolds > 0.0 ? 0.5 * dragCoefficient(reynolds) * kPi * r * r * u * std::abs(u) : 0.0;
+        const double drag =
+            reynolds > 0.0 ? 0.5 * dragCoefficient(reynolds) * kPiDouble * r * r * u * std::abs(u) : 0.0;
         u += ((1.1 * volume - displaced) * 9.8 - drag) / (1.6 * volume) * dt;
         y -= u * dt;
         t += dt;

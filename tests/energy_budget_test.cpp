@@ -2,25 +2,19 @@
 // enstrophy of a solid rotation, the viscous and subgrid losses of one diffusion sub-step, and
 // the work gravity does on a falling density deviation.
 #include "sim/energy_budget.hpp"
+#include "test_helpers.hpp"
 
 #include <gtest/gtest.h>
 
 namespace vfx {
 namespace {
 
-mat3 rotationGradient(float omega) {  // u = (0, 0, omega) x x: curl u = (0, 0, 2 omega)
-    mat3 g(0.0f);
-    g[1][0] = -omega;
-    g[0][1] = omega;
-    return g;
-}
-
 TEST(EnergyBudget, ResolvedEnstrophyOfSolidRotation) {
     GridShape shape;
     shape.spacing = vec3(0.2f);
     shape.points = ivec3(5, 4, 3);
     UniformGrid<mat3> gradient;
-    gradient.reset(shape, rotationGradient(1.5f));
+    gradient.reset(shape, test::rotationGradient(1.5f));
     // |curl u|^2 = 9 (1/s^2) at each of 60 points, each standing for 0.008 m^3 (0.2 m is not exact
     // in binary: the float cell volume is off by a few parts in 1e7).
     EXPECT_NEAR(resolvedEnstrophy(gradient), 9.0 * 60 * 0.008, 1e-6 * 4.32);
@@ -41,8 +35,8 @@ TEST(EnergyBudget, DiffusionLossesAreViscosityTimesResolvedEnstrophy) {
     shape.spacing = vec3(0.5f);
     shape.points = ivec3(2, 2, 2);
     UniformGrid<mat3> grid;
-    grid.reset(shape, rotationGradient(1.0f));  // enstrophy 4 * 8 * 0.125 = 4 m^3/s^2
-    const std::vector<mat3> atVortons{rotationGradient(1.0f), rotationGradient(2.0f)};
+    grid.reset(shape, test::rotationGradient(1.0f));  // enstrophy 4 * 8 * 0.125 = 4 m^3/s^2
+    const std::vector<mat3> atVortons{test::rotationGradient(1.0f), test::rotationGradient(2.0f)};
     EnergyBudget budget;
     budget.addDiffusion(v, atVortons, grid, 0.01f, {0.1f, 0.2f}, 2.0f, 0.5f);
     EXPECT_NEAR(budget.viscousLoss, 2.0 * 0.01 * 4.0 * 0.5, 1e-7);

@@ -4,6 +4,7 @@
 // the two-step Adams-Bashforth rule grows it by 6.8% a step.
 #include "sim/linear_flow_step.hpp"
 #include "sim/particle_advection.hpp"
+#include "test_helpers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,17 +14,9 @@
 namespace vfx {
 namespace {
 
-// Solid rotation at omega rad/s about z: u = omega z x x (column j of the gradient holds du/dx_j).
-mat3 rotationGradient(float omega) {
-    mat3 g(0.0f);
-    g[0][1] = omega;
-    g[1][0] = -omega;
-    return g;
-}
-
 TEST(LinearFlowStep, SolidRotationTurnsByExactlyOmegaDt) {
     const float omega = 2.0f, dt = 0.3f;  // 0.6 radian
-    const mat3 j = rotationGradient(omega);
+    const mat3 j = test::rotationGradient(omega);
     const vec3 x0(1.0f, 0.0f, 0.5f);
     const vec3 moved = x0 + linearFlowDisplacement(j, j * x0, vec3(0.0f), dt);
     EXPECT_NEAR(moved.x, std::cos(0.6f), 1e-6f);
@@ -58,7 +51,7 @@ dvec3 referenceMove(const glm::dmat3& j, const dvec3& u, const dvec3& g, double 
 }
 
 TEST(LinearFlowStep, AFlowChangingInTimeIsIntegratedExactly) {
-    mat3 j = rotationGradient(1.5f);
+    mat3 j = test::rotationGradient(1.5f);
     j[2][2] = -0.4f;
     j[2][0] = 0.7f;  // du/dz along x: shear on top of the rotation
     const vec3 u(0.3f, -0.2f, 1.0f), g(2.0f, 0.5f, -1.0f);
@@ -73,7 +66,7 @@ TEST(LinearFlowStep, AFlowChangingInTimeIsIntegratedExactly) {
 // time-change estimate is zero in a steady linear flow); the two-step rule's would grow 1.068^50.
 TEST(LinearFlowStep, VortonInAVortexCoreKeepsItsRadius) {
     const float omega = 2.0f, dt = 0.3f;
-    const mat3 j = rotationGradient(omega);
+    const mat3 j = test::rotationGradient(omega);
     GridShape shape;
     shape.minCorner = vec3(-2.0f, -2.0f, -0.5f);
     shape.spacing = vec3(0.25f);

@@ -13,10 +13,8 @@
 namespace vfx {
 namespace {
 
-std::string sourceDir() { return VFX_SOURCE_DIR; }
-
 TEST(SceneLibrary, EveryPresetLoadsWithADescription) {
-    std::vector<PresetInfo> presets = listPresets(sourceDir() + "/scenes");
+    std::vector<PresetInfo> presets = listPresets(std::string(VFX_SOURCE_DIR) + "/scenes");
     ASSERT_FALSE(presets.empty());
     bool hasDefault = false;
     for (const PresetInfo& p : presets) {
@@ -31,7 +29,7 @@ TEST(SceneLibrary, FindsResourcesFromAnotherWorkingDirectory) {
     std::vector<std::string> roots = resourceRoots("");
     EXPECT_FALSE(findResourceDir(roots, "shaders").empty());
     EXPECT_FALSE(findResourceDir(roots, "scenes").empty());
-    std::string resolved = resolveScenePath({"/nonexistent-cwd", sourceDir()}, "scenes/dye_drop.json");
+    std::string resolved = resolveScenePath({"/nonexistent-cwd", std::string(VFX_SOURCE_DIR)}, "scenes/dye_drop.json");
     EXPECT_TRUE(std::filesystem::exists(resolved)) << resolved;
 }
 

@@ -12,11 +12,9 @@
 namespace vfx {
 namespace {
 
-std::string sourceDir() { return VFX_SOURCE_DIR; }
-
 TEST(Shaders, EveryProgramIsGlsl330CoreWithItsIncludes) {
     namespace fs = std::filesystem;
-    fs::path dir = fs::path(sourceDir()) / "shaders";
+    fs::path dir = fs::path(VFX_SOURCE_DIR) / "shaders";
     std::set<std::string> programs;
     for (const auto& entry : fs::directory_iterator(dir)) {
         std::string ext = entry.path().extension().string();

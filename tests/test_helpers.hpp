@@ -17,6 +17,15 @@
 
 namespace vfx::test {
 
+// Velocity gradient of solid rotation at omega rad/s about z, u = omega z x x (column j holds
+// du/dx_j): curl u = (0, 0, 2 omega).
+inline mat3 rotationGradient(float omega) {
+    mat3 g(0.0f);
+    g[0][1] = omega;
+    g[1][0] = -omega;
+    return g;
+}
+
 // Default core radius for particles `spacing` apart.
 inline float coreRadiusForSpacing(float spacing) { return FluidParams{}.coreOverlap * spacing; }
 

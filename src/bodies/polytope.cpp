@@ -21,7 +21,7 @@ namespace {
 
 using glm::dmat3;
 
-[[noreturn]] void reject(const std::string& message) { throw std::invalid_argument(message); }
+[[noreturn]] void rejectPolytope(const std::string& message) { throw std::invalid_argument(message); }
 
 // Planes in double precision with unit normals: the geometry construction below needs the
 // extra precision to classify vertices robustly.
@@ -37,8 +37,9 @@ std::vector<PlaneD> normalizedPlanes(const std::vector<Plane>& planes) {
     for (size_t i = 0; i < planes.size(); ++i) {
         const dvec3 n(planes[i].normal);
         const double len = glm::length(n);
-        if (!std::isfinite(len) || !std::isfinite(planes[i].d)) reject("plane " + std::to_string(i) + " is not finite");
-        if (len < 1e-12) reject("plane " + std::to_string(i) + " has a zero normal");
+        if (!std::isfinite(len) || !std::isfinite(planes[i].d))
+            rejectPolytope("plane " + std::to_string(i) + " is not finite");
+        if (len < 1e-12) rejectPolytope("plane " + std::to_string(i) + " has a zero normal");
         out.push_back({n / len, double(planes[i].d) / len});
     }
     return out;
@@ -131,7 +132,8 @@ std::vector<dvec3> polytopeCorners(const std::vector<PlaneD>& planes) {
     for (size_t i = 0; i < planes.size(); ++i)
         for (const dvec3& p : clippedFace(planes, i, reach, tolerance)) {
             if (glm::length(p) > 0.5 * reach)
-                reject("planes do not bound a finite region (open along " + formatVec(vec3(glm::normalize(p))) + ")");
+                rejectPolytope("planes do not bound a finite region (open along " + formatVec(vec3(glm::normalize(p))) +
+                               ")");
             bool duplicate = false;
             for (const dvec3& q : found) duplicate = duplicate || glm::length(p - q) <= 10.0 * tolerance;
             if (!duplicate) found.push_back(p);
@@ -256,10 +258,11 @@ std::array<size_t, 4> startingTetrahedron(const std::vector<dvec3>& pts, double 
         return glm::length(r - glm::dot(r, line) * line);
     });
     const dvec3 normal = glm::cross(pts[b] - pts[a], pts[c] - pts[a]);
-    if (glm::length(normal) <= 0.0) reject("vertices are collinear: they enclose no volume");
+    if (glm::length(normal) <= 0.0) rejectPolytope("vertices are collinear: they enclose no volume");
     const dvec3 n = glm::normalize(normal);
     const size_t d = farthest([&](const dvec3& p) { return std::abs(glm::dot(n, p - pts[a])); });
-    if (std::abs(glm::dot(n, pts[d] - pts[a])) <= tolerance) reject("vertices are coplanar: they enclose no volume");
+    if (std::abs(glm::dot(n, pts[d] - pts[a])) <= tolerance)
+        rejectPolytope("vertices are coplanar: they enclose no volume");
     return {a, b, c, d};
 }
 
@@ -378,30 +381,31 @@ std::vector<Plane> hullPlanes(const std::vector<dvec3>& pts, double scale, doubl
 }  // namespace
 
 CollisionShape makePolytopeFromPlanes(const std::vector<Plane>& planes, bool hole) {
-    if (planes.size() < 4) reject("a polytope needs at least 4 planes, got " + std::to_string(planes.size()));
+    if (planes.size() < 4) rejectPolytope("a polytope needs at least 4 planes, got " + std::to_string(planes.size()));
     if (planes.size() > kMaxPolytopePlanes)
-        reject("a polytope takes at most " + std::to_string(kMaxPolytopePlanes) + " planes, got " +
-               std::to_string(planes.size()));
+        rejectPolytope("a polytope takes at most " + std::to_string(kMaxPolytopePlanes) + " planes, got " +
+                       std::to_string(planes.size()));
     const std::vector<PlaneD> unit = normalizedPlanes(planes);
     const std::vector<dvec3> corners = polytopeCorners(unit);
-    if (corners.size() < 4) reject("planes bound an empty or flat region (no interior)");
+    if (corners.size() < 4) rejectPolytope("planes bound an empty or flat region (no interior)");
     CollisionShape shape = polytopeShape(unit, corners, hole);
     if (!(shape.inscribedRadius > 1e-6f * shape.circumscribedRadius) || !(shape.cachedVolume > 0.0f))
-        reject("planes bound an empty or flat region (no interior)");
+        rejectPolytope("planes bound an empty or flat region (no interior)");
     return shape;
 }
 
 CollisionShape makePolytopeFromVertices(const std::vector<vec3>& vertices, bool hole) {
-    if (vertices.size() < 4) reject("a polytope needs at least 4 vertices, got " + std::to_string(vertices.size()));
+    if (vertices.size() < 4)
+        rejectPolytope("a polytope needs at least 4 vertices, got " + std::to_string(vertices.size()));
     if (vertices.size() > kMaxPolytopeVertices)
-        reject("a polytope takes at most " + std::to_string(kMaxPolytopeVertices) + " vertices, got " +
-               std::to_string(vertices.size()));
+        rejectPolytope("a polytope takes at most " + std::to_string(kMaxPolytopeVertices) + " vertices, got " +
+                       std::to_string(vertices.size()));
     for (size_t i = 0; i < vertices.size(); ++i)
-        if (!isFinite(vertices[i])) reject("vertex " + std::to_string(i) + " is not finite");
+        if (!isFinite(vertices[i])) rejectPolytope("vertex " + std::to_string(i) + " is not finite");
     const std::vector<dvec3> pts = toCornersD(vertices);
     double scale = 0.0;
     for (const dvec3& p : pts) scale = std::max(scale, glm::length(p - pts[0]));
-    if (scale <= 0.0) reject("vertices are all the same point");
+    if (scale <= 0.0) rejectPolytope("vertices are all the same point");
     // The corner set is rebuilt from the hull's planes.
     return makePolytopeFromPlanes(hullPlanes(pts, scale, 1e-6 * scale), hole);
 }

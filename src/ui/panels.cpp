@@ -18,10 +18,6 @@ namespace {
 const ImVec4 kErrorColor{1.0f, 0.42f, 0.38f, 1.0f};
 const ImVec4 kPendingColor{1.0f, 0.82f, 0.35f, 1.0f};
 
-void tooltip(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
-
 void copyString(char* buffer, size_t size, const std::string& text) { std::snprintf(buffer, size, "%s", text.c_str()); }
 
 // In the working directory, not next to the preset, so saving never adds to scenes/ unasked.
@@ -171,38 +167,39 @@ void DemoUi::sceneSection(UiModel& m, UiRequests& r) {
         }
         ImGui::EndCombo();
     }
-    tooltip("Scene presets found in scenes/*.json; hover an entry for its description.");
+    hoverTooltip("Scene presets found in scenes/*.json; hover an entry for its description.");
     if (!m.scene->description.empty()) ImGui::TextWrapped("%s", m.scene->description.c_str());
     ImGui::TextDisabled("%s", m.scene->path.c_str());
 
     if (ImGui::Button("Reload")) r.reload = true;
-    tooltip("Re-read the current scene file from disk (edits to it show up); on error the running scene stays.");
+    hoverTooltip("Re-read the current scene file from disk (edits to it show up); on error the running scene stays.");
     ImGui::SameLine();
     if (ImGui::Button("Reset")) r.reset = true;
-    tooltip("Rebuild the scene from its description with the parameters edited here (R).");
+    hoverTooltip("Rebuild the scene from its description with the parameters edited here (R).");
 
     ImGui::InputText("##loadpath", loadPath_, sizeof loadPath_);
-    tooltip("Path of any scene JSON file to open.");
+    hoverTooltip("Path of any scene JSON file to open.");
     ImGui::SameLine();
     if (ImGui::Button("Open") && loadPath_[0]) r.loadScenePath = loadPath_;
-    tooltip("Open the scene file named on the left. A bad file shows its error and the current scene keeps running.");
+    hoverTooltip(
+        "Open the scene file named on the left. A bad file shows its error and the current scene keeps running.");
 
     ImGui::InputText("##savepath", savePath_, sizeof savePath_);
-    tooltip("Where Save as writes the current setup.");
+    hoverTooltip("Where Save as writes the current setup.");
     ImGui::SameLine();
     if (ImGui::Button("Save as") && savePath_[0]) r.savePath = savePath_;
-    tooltip("Write the scene with the current fluid, time and body settings as JSON.");
+    hoverTooltip("Write the scene with the current fluid, time and body settings as JSON.");
 }
 
 void DemoUi::simulationSection(UiModel& m, UiRequests& r) {
     if (ImGui::Button(*m.playing ? "Pause" : "Play")) *m.playing = !*m.playing;
-    tooltip("Run or stop the simulation (Space).");
+    hoverTooltip("Run or stop the simulation (Space).");
     ImGui::SameLine();
     if (ImGui::Button("Step")) r.stepOnce = true;
-    tooltip("Advance one step and pause (S).");
+    hoverTooltip("Advance one step and pause (S).");
     ImGui::SameLine();
     if (ImGui::Button("Reset##sim")) r.reset = true;
-    tooltip("Rebuild the scene, applying parameters marked (reset) (R).");
+    hoverTooltip("Rebuild the scene, applying parameters marked (reset) (R).");
     ImGui::SameLine();
     ImGui::Text("t = %.2f s  step %ld", m.sim->time(), m.sim->stepCount());
 
@@ -212,16 +209,17 @@ void DemoUi::simulationSection(UiModel& m, UiRequests& r) {
         if (paramWidget(*spec, value)) fieldError_ = setTimeParam(*m.time, spec->key, value);
     }
     ImGui::SliderInt("Steps per frame", m.stepsPerFrame, 1, 8);
-    tooltip("Simulation steps taken each drawn frame: more makes the flow faster than real time on a fast machine.");
+    hoverTooltip(
+        "Simulation steps taken each drawn frame: more makes the flow faster than real time on a fast machine.");
     int threads = m.sim->threads();
     int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
     if (ImGui::SliderInt("Threads", &threads, 0, hardware, threads == 0 ? "all" : "%d")) m.sim->setThreads(threads);
-    tooltip("TBB worker threads for the simulation (0 = all). Results are identical for any count.");
+    hoverTooltip("TBB worker threads for the simulation (0 = all). Results are identical for any count.");
     if (ImGui::Checkbox("Vsync", m.vsync)) {}
-    tooltip("Wait for the display's refresh: smooth and cool. Off shows the real frame rate.");
+    hoverTooltip("Wait for the display's refresh: smooth and cool. Off shows the real frame rate.");
     ImGui::SameLine();
     if (ImGui::Button("Screenshot")) r.screenshot = true;
-    tooltip("Save this frame as a PNG (F12 or P).");
+    hoverTooltip("Save this frame as a PNG (F12 or P).");
     recordControls(m, r);
 }
 
@@ -229,7 +227,7 @@ void DemoUi::recordControls(const UiModel& m, UiRequests& r) {
     const RecordingStatus& status = m.recording;
     if (status.active) {
         if (ImGui::Button("Stop recording")) r.stopRecording = true;
-        tooltip("Stop (or cancel a bake). Every frame already written is complete; none is left half-written.");
+        hoverTooltip("Stop (or cancel a bake). Every frame already written is complete; none is left half-written.");
         ImGui::SameLine();
         std::string text = "REC";
         if (status.pngFrames >= 0) text += " " + std::to_string(status.pngFrames) + " PNG";
@@ -251,26 +249,26 @@ void DemoUi::recordControls(const UiModel& m, UiRequests& r) {
         r.record.directory = recordPath_;
     }
     if (!somethingToRecord) ImGui::EndDisabled();
-    tooltip("Start writing into the directory on the right: PNG frames of the view and/or an OpenVDB bake.");
+    hoverTooltip("Start writing into the directory on the right: PNG frames of the view and/or an OpenVDB bake.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::InputText("##recdir", recordPath_, sizeof recordPath_);
-    tooltip("Directory for the recording (created if missing).");
+    hoverTooltip("Directory for the recording (created if missing).");
     ImGui::Checkbox("PNG frames", &record_.pngFrames);
-    tooltip("Every drawn frame as DIR/frame_00001.png ... (for a video).");
+    hoverTooltip("Every drawn frame as DIR/frame_00001.png ... (for a video).");
     ImGui::SameLine();
     ImGui::Checkbox("OpenVDB bake", &record_.vdbFrames);
-    tooltip(
+    hoverTooltip(
         "Bake the fluid as DIR/<scene>_0001.vdb ...: density, velocity, vorticity and tracer volumes,\n"
         "and the tracers as OpenVDB points in DIR/tracers/. Opens in Houdini and Blender.");
     if (!record_.vdbFrames) return;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::DragInt("steps per VDB frame", &record_.vdbEvery, 0.2f, 1, 1000, "%d", ImGuiSliderFlags_AlwaysClamp);
-    tooltip("Simulation steps between baked frames (1 = every step).");
+    hoverTooltip("Simulation steps between baked frames (1 = every step).");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::DragInt("VDB frames", &record_.vdbFrameCount, 1.0f, 0, 100000,
                    record_.vdbFrameCount ? "%d" : "until stopped", ImGuiSliderFlags_AlwaysClamp);
-    tooltip("Stop after baking this many frames (0 = until stopped). Progress shows while baking.");
+    hoverTooltip("Stop after baking this many frames (0 = until stopped). Progress shows while baking.");
 }
 
 void DemoUi::fluidSection(UiModel& m) {
@@ -283,8 +281,8 @@ void DemoUi::fluidSection(UiModel& m) {
         if (spec->needsReset) {
             ImGui::SameLine();
             ImGui::TextDisabled(pending ? "(reset!)" : "(reset)");
-            tooltip(pending ? "Changed: press Reset (R) to rebuild the scene with it."
-                            : "This parameter applies when the scene is reset.");
+            hoverTooltip(pending ? "Changed: press Reset (R) to rebuild the scene with it."
+                                 : "This parameter applies when the scene is reset.");
         }
         if (pending) ImGui::PopStyleColor();
         if (!changed) continue;
@@ -301,7 +299,7 @@ void DemoUi::bodiesSection(UiModel& m) {
         ImGui::TextDisabled("This scene has no bodies.");
     else {
         ImGui::Checkbox("Show wall flow", &m.render->drawWallFlow);
-        tooltip(
+        hoverTooltip(
             "Points on every wall as short ticks coloured by the flow through the wall there, |(u - u_wall) . n|, "
             "relative to the fastest flow: green 0.1% or less, yellow 1%, red 10% or more. The Stats panel shows "
             "the largest (wall flow).");
@@ -315,7 +313,7 @@ void DemoUi::bodiesSection(UiModel& m) {
             float density = b.density;
             bool changed = ImGui::DragFloat("Density", &density, std::max(b.density * 0.01f, 1e-3f), 1e-3f, 1e5f,
                                             "%.3f kg/m^3", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-            tooltip("Density of the body material. Denser than the fluid sinks, lighter rises (Archimedes).");
+            hoverTooltip("Density of the body material. Denser than the fluid sinks, lighter rises (Archimedes).");
             int motion = int(b.motion);
             const std::vector<std::string>& motionNames = EnumNames<MotionKind>::names();
             const char* motions[] = {motionNames[0].c_str(), motionNames[1].c_str()};
@@ -323,9 +321,10 @@ void DemoUi::bodiesSection(UiModel& m) {
             ImGui::BeginDisabled(b.isHole());
             changed = ImGui::Combo("Motion", &motion, motions, 2) || changed;
             ImGui::EndDisabled();
-            tooltip(b.isHole() ? "A container holds the fluid and follows its prescribed path: always kinematic."
-                               : "dynamic: moved by gravity, buoyancy and the fluid. kinematic: follows its prescribed "
-                                 "path; made kinematic while running, it holds where it is.");
+            hoverTooltip(b.isHole()
+                             ? "A container holds the fluid and follows its prescribed path: always kinematic."
+                             : "dynamic: moved by gravity, buoyancy and the fluid. kinematic: follows its prescribed "
+                               "path; made kinematic while running, it holds where it is.");
             if (changed) {
                 bodyError_ = changeBodyMaterial(b, density, MotionKind(motion));
                 if (bodyError_.empty() && i < m.scene->bodies.size()) {
@@ -339,12 +338,12 @@ void DemoUi::bodiesSection(UiModel& m) {
             ImGui::Text("pos (%.2f, %.2f, %.2f)  |v| %.2f m/s", b.position.x, b.position.y, b.position.z,
                         glm::length(b.velocity));
             ImGui::Text("mass %.3g kg  displaced %.3g kg", b.mass, b.lastDisplacedMass);
-            tooltip("Mass of the body, and the fluid mass it displaced at the last buoyancy evaluation.");
+            hoverTooltip("Mass of the body, and the fluid mass it displaced at the last buoyancy evaluation.");
             if (ImGui::SmallButton("Stop")) {
                 b.velocity = glm::vec3(0.0f);
                 b.angularVelocity = glm::vec3(0.0f);
             }
-            tooltip("Zero the body's linear and angular velocity.");
+            hoverTooltip("Zero the body's linear and angular velocity.");
             ImGui::TreePop();
         }
         ImGui::PopID();
@@ -355,83 +354,84 @@ void DemoUi::bodiesSection(UiModel& m) {
 void DemoUi::renderSection(UiModel& m) {
     RenderSettings& s = *m.render;
     ImGui::Checkbox("Vortons", &s.drawVortons);
-    tooltip("Vortex particles as lit spheres sized by their core radius (V).");
+    hoverTooltip("Vortex particles as lit spheres sized by their core radius (V).");
     ImGui::SameLine();
     ImGui::Checkbox("Tracers", &s.drawTracers);
-    tooltip("Passive dye particles carried by the flow (T).");
+    hoverTooltip("Passive dye particles carried by the flow (T).");
     ImGui::SameLine();
     ImGui::Checkbox("Bodies", &s.drawBodies);
-    tooltip("Solid rigid bodies.");
+    hoverTooltip("Solid rigid bodies.");
     ImGui::Checkbox("Containers", &s.drawContainers);
-    tooltip("Containers drawn as glass so their contents stay visible.");
+    hoverTooltip("Containers drawn as glass so their contents stay visible.");
     ImGui::SameLine();
     ImGui::Checkbox("Gradient", &s.drawArrows);
-    tooltip("Density-gradient arrows (cyan): the baroclinic term turns them and gravity into vorticity (G).");
+    hoverTooltip("Density-gradient arrows (cyan): the baroclinic term turns them and gravity into vorticity (G).");
     ImGui::SameLine();
     ImGui::Checkbox("Grid", &s.drawGridBounds);
-    tooltip("Bounds of the velocity grid (B).");
+    hoverTooltip("Bounds of the velocity grid (B).");
 
     ImGui::SliderFloat("Vorton size", &s.vortonScale, 0.05f, 2.0f, "%.2f x sigma");
     ImGui::Checkbox("Size by colour value", &s.sizeVortonsByValue);
-    tooltip(
+    hoverTooltip(
         "Shrink vortons with their |vorticity| or |density deviation| (whichever colours them), so the calm fluid "
         "filling a tank does not hide a wake.");
-    tooltip("Sphere radius as a multiple of each vorton's core radius sigma.");
+    hoverTooltip("Sphere radius as a multiple of each vorton's core radius sigma.");
     int colorMode = int(s.vortonColor);
     const char* colorModes[] = {"density deviation", "vorticity magnitude"};
     if (ImGui::Combo("Vorton colour", &colorMode, colorModes, 2)) s.vortonColor = ColorMode(colorMode);
-    tooltip("density: heavy fluid blue, light red, neutral pale. vorticity: dark violet (still) to yellow (spinning).");
+    hoverTooltip(
+        "density: heavy fluid blue, light red, neutral pale. vorticity: dark violet (still) to yellow (spinning).");
     ImGui::Checkbox("Perspective dots", &s.perspectiveTracers);
-    tooltip("Tracer dots sized in world units (nearer dots are bigger), or a fixed number of pixels.");
+    hoverTooltip("Tracer dots sized in world units (nearer dots are bigger), or a fixed number of pixels.");
     if (s.perspectiveTracers) {
         ImGui::DragFloat("Tracer size", &s.tracerWorldSize, s.tracerWorldSize * 0.01f + 1e-5f, 1e-4f, 10.0f, "%.4f m",
                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-        tooltip("Diameter of each tracer dot in world units. Dots under a pixel fade rather than vanish.");
+        hoverTooltip("Diameter of each tracer dot in world units. Dots under a pixel fade rather than vanish.");
     } else {
         ImGui::SliderFloat("Tracer size", &s.tracerPointSize, 1.0f, 8.0f, "%.1f px");
-        tooltip("Size of each tracer dot on screen.");
+        hoverTooltip("Size of each tracer dot on screen.");
     }
     ImGui::SliderFloat("Tracer opacity", &s.tracerAlpha, 0.02f, 1.0f, "%.2f");
-    tooltip("Opacity of one tracer dot; lower for dense clouds of tracers.");
+    hoverTooltip("Opacity of one tracer dot; lower for dense clouds of tracers.");
     int blend = int(s.tracerBlend);
     const char* blends[] = {"alpha", "additive"};
     if (ImGui::Combo("Tracer blend", &blend, blends, 2)) s.tracerBlend = TracerBlend(blend);
-    tooltip("alpha: dye-like. additive: glowing, dense regions saturate to white.");
+    hoverTooltip("alpha: dye-like. additive: glowing, dense regions saturate to white.");
     ImGui::Checkbox("Soft dots", &s.softTracers);
-    tooltip("Round dots with soft edges instead of square pixels.");
+    hoverTooltip("Round dots with soft edges instead of square pixels.");
 
     int site = int(s.arrowSite);
     const char* sites[] = {"at vortons", "at grid points"};
     if (ImGui::Combo("Arrows", &site, sites, 2)) s.arrowSite = ArrowSite(site);
-    tooltip("Where to draw the density-gradient arrows: the gradient each vorton used, or the grid's.");
+    hoverTooltip("Where to draw the density-gradient arrows: the gradient each vorton used, or the grid's.");
     ImGui::DragFloat("Arrow length", &s.arrowLength, 0.002f, 0.005f, 5.0f, "%.3f m", ImGuiSliderFlags_AlwaysClamp);
-    tooltip("Length of the arrow with the largest gradient; others scale with their magnitude.");
+    hoverTooltip("Length of the arrow with the largest gradient; others scale with their magnitude.");
     ImGui::SliderInt("Arrow stride", &s.arrowStride, 1, 16);
-    tooltip("Draw every n-th arrow, to thin them out.");
+    hoverTooltip("Draw every n-th arrow, to thin them out.");
 
     ImGui::Checkbox("Auto colour range", &s.autoRange);
-    tooltip("Follow the data: density range = largest |deviation|, vorticity range from the largest |omega|.");
+    hoverTooltip("Follow the data: density range = largest |deviation|, vorticity range from the largest |omega|.");
     if (!s.autoRange) {
         ImGui::DragFloat("Density range", &s.densityRange, 0.01f, 1e-4f, 1e4f, "%.3g", ImGuiSliderFlags_Logarithmic);
-        tooltip("Density deviation drawn fully blue (heavy) or red (light).");
+        hoverTooltip("Density deviation drawn fully blue (heavy) or red (light).");
         ImGui::DragFloat("Vorticity range", &s.vorticityRange, 0.1f, 1e-3f, 1e5f, "%.3g", ImGuiSliderFlags_Logarithmic);
-        tooltip("|vorticity| (1/s) drawn at the top of the colour ramp.");
+        hoverTooltip("|vorticity| (1/s) drawn at the top of the colour ramp.");
     }
     ImGui::SliderFloat("Glass opacity", &s.containerOpacity, 0.0f, 0.5f, "%.2f");
-    tooltip("Base opacity of container walls (edges and grazing angles are brighter).");
+    hoverTooltip("Base opacity of container walls (edges and grazing angles are brighter).");
     ImGui::ColorEdit3("Sky", &s.backgroundTop.x, ImGuiColorEditFlags_NoInputs);
-    tooltip("Background colour at the top.");
+    hoverTooltip("Background colour at the top.");
     ImGui::SameLine();
     ImGui::ColorEdit3("Ground", &s.backgroundBottom.x, ImGuiColorEditFlags_NoInputs);
-    tooltip("Background colour at the bottom.");
+    hoverTooltip("Background colour at the bottom.");
 }
 
 void DemoUi::stirSection(UiModel& m) {
     ImGui::TextWrapped("Left-drag a body to move it. Ctrl+left-drag stirs the fluid.");
     ImGui::DragFloat("Stir radius", &m.stir->radius, 0.005f, 0.01f, 10.0f, "%.3f m", ImGuiSliderFlags_AlwaysClamp);
-    tooltip("Width of the stirring stroke around the mouse ray.");
+    hoverTooltip("Width of the stirring stroke around the mouse ray.");
     ImGui::DragFloat("Stir strength", &m.stir->strength, 0.01f, 0.0f, 20.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-    tooltip("How strongly a stroke pushes the fluid (adds vorticity, never net circulation).");
+    hoverTooltip("How strongly a stroke pushes the fluid (adds vorticity, never net circulation).");
 }
 
 void DemoUi::errorPopup(UiModel& m) {

@@ -100,6 +100,10 @@ std::string paramLabel(const std::string& key) {
     return label;
 }
 
+void hoverTooltip(const char* text) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
 std::string paramTooltip(const ParamSpec& spec) {
     std::string text = spec.description;
     if (spec.type == ParamType::Float || spec.type == ParamType::Int || spec.type == ParamType::Vec3) {
@@ -144,7 +148,7 @@ bool paramWidget(const ParamSpec& spec, nlohmann::json& value) {
             ImGui::TextDisabled("%s: %s", paramLabel(spec.key).c_str(), value.dump().c_str());
             break;
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", paramTooltip(spec).c_str());
+    hoverTooltip(paramTooltip(spec).c_str());
     return changed;
 }
 

@@ -13,6 +13,8 @@ namespace vfx {
 bool paramWidget(const ParamSpec& spec, nlohmann::json& value);
 // Tooltip text: description, range, default and whether it applies live.
 std::string paramTooltip(const ParamSpec& spec);
+// Shows `text` as a tooltip while the last drawn widget is hovered.
+void hoverTooltip(const char* text);
 // "Viscosity" from "viscosity", "Density gradient" from "density_gradient".
 std::string paramLabel(const std::string& key);
 

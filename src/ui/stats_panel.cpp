@@ -1,6 +1,7 @@
 // The Stats section: frame time split, particle counts, per-phase timings as live plots and
 // the conserved quantities with their drift since the scene started.
 #include "ui/panels.hpp"
+#include "ui/param_widgets.hpp"
 
 #include <imgui.h>
 
@@ -25,10 +26,6 @@ const std::vector<float>& TimingHistory::series(const std::string& name) const {
 
 namespace {
 
-void tooltip(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
-
 void plot(const char* id, const std::vector<float>& values, float height, const char* overlay) {
     if (values.empty()) return;
     float maxValue = *std::max_element(values.begin(), values.end());
@@ -46,22 +43,23 @@ void energyBudgetLines(const Diagnostics& d, const Diagnostics& d0) {
     if (d.wallNormalSpeed > 0.0) {
         ImGui::Text("wall flow       %.3g m/s (%.2g%% of max speed)", d.wallNormalSpeed,
                     100.0 * d.wallNormalSpeed / std::max(d.maxSpeed, 1e-12));
-        tooltip(
+        hoverTooltip(
             "The largest speed of the flow through a wall, |(u - u_wall) . n| over about 1,024 points on each "
             "body's surface: zero for walls the fluid cannot cross.");
     }
     ImGui::Text("enstrophy       %.4g m^3/s^2", d.enstrophy);
-    tooltip("Integral of |omega|^2 over the fluid: what viscosity and the subgrid model act on.");
+    hoverTooltip("Integral of |omega|^2 over the fluid: what viscosity and the subgrid model act on.");
     ImGui::Text("viscous loss    %.4g J", d.energyViscousLoss);
-    tooltip("Energy viscosity has taken since the reset: rho0 nu times the time integral of the enstrophy.");
+    hoverTooltip("Energy viscosity has taken since the reset: rho0 nu times the time integral of the enstrophy.");
     ImGui::Text("subgrid loss    %.4g J", d.energySubgridLoss);
-    tooltip("Energy the subgrid model has taken since the reset: rho0 times the time integral of nu_t |omega|^2 V.");
+    hoverTooltip(
+        "Energy the subgrid model has taken since the reset: rho0 times the time integral of nu_t |omega|^2 V.");
     ImGui::Text("buoyancy work   %.4g J", d.energyBuoyancyWork);
-    tooltip("Work gravity has done on the density deviation since the reset: the time integral of rho' g . u V.");
+    hoverTooltip("Work gravity has done on the density deviation since the reset: the time integral of rho' g . u V.");
     const double imbalance =
         d.fieldEnergy - d0.fieldEnergy + d.energyViscousLoss + d.energySubgridLoss - d.energyBuoyancyWork;
     ImGui::Text("budget residual %.4g J", imbalance);
-    tooltip(
+    hoverTooltip(
         "Field energy change + viscous loss + subgrid loss - buoyancy work: near zero for a method that keeps energy "
         "as the equations do (unbounded flow; bodies and walls exchange energy too).");
 }
@@ -71,14 +69,14 @@ void energyBudgetLines(const Diagnostics& d, const Diagnostics& d0) {
 void DemoUi::statsSection(const UiModel& m) {
     const FrameStats& f = m.stats;
     ImGui::Text("%.1f fps   frame %.1f ms", f.fps, f.frameMs);
-    tooltip("Frames drawn per second (averaged over the last half second) and the time of one frame.");
+    hoverTooltip("Frames drawn per second (averaged over the last half second) and the time of one frame.");
     ImGui::Text("sim %.1f  upload %.2f  draw %.2f  present %.1f  ui %.2f ms", f.simMs, f.uploadMs, f.drawMs,
                 f.presentMs, f.uiMs);
-    tooltip(
+    hoverTooltip(
         "Where a frame goes: simulation steps, copying particles to the GPU, issuing the draw calls, presenting "
         "the frame (waiting for the GPU to finish drawing, and for vsync when on) and building the panels.");
     ImGui::TextDisabled("GPU time of the scene passes: %.2f ms", f.drawGpuMs);
-    tooltip("From an OpenGL timer query, read back a few frames later so it never stalls the pipeline.");
+    hoverTooltip("From an OpenGL timer query, read back a few frames later so it never stalls the pipeline.");
     float total = float(std::max(f.frameMs, 1e-3));
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImVec4(0.3f, 0.6f, 1.0f, 1.0f));
     ImGui::ProgressBar(float(f.simMs) / total, ImVec2(-1, 0), "simulation share of the frame");
@@ -97,7 +95,7 @@ void DemoUi::statsSection(const UiModel& m) {
 
     const std::vector<PhaseTimers::Phase>& phases = m.sim->timers().phases();
     if (ImGui::TreeNodeEx("Simulation phases", ImGuiTreeNodeFlags_DefaultOpen)) {
-        tooltip("Milliseconds of each phase of the last step, and the average; the plot is the recent history.");
+        hoverTooltip("Milliseconds of each phase of the last step, and the average; the plot is the recent history.");
         if (ImGui::BeginTable("phases", 3, ImGuiTableFlags_SizingStretchProp)) {
             for (const PhaseTimers::Phase& p : phases) {
                 ImGui::TableNextRow();
@@ -119,18 +117,18 @@ void DemoUi::statsSection(const UiModel& m) {
         const Diagnostics& d0 = m.initialDiagnostics;
         ImGui::Text("kinetic energy  %.4g J", d.kineticEnergy);
         ImGui::Text("field energy    %.4g J", d.fieldEnergy);
-        tooltip("Kinetic energy of the flow the vorticity induces (the vortons' field).");
+        hoverTooltip("Kinetic energy of the flow the vorticity induces (the vortons' field).");
         ImGui::Text("pushed aside    %.4g J", d.potentialFlowEnergy);
-        tooltip("Kinetic energy of the flow moving bodies push aside (their potential flow, 1/2 m_added W^2).");
+        hoverTooltip("Kinetic energy of the flow moving bodies push aside (their potential flow, 1/2 m_added W^2).");
         energyBudgetLines(d, d0);
         ImGui::Text("circulation     (%.3g, %.3g, %.3g)", d.circulation.x, d.circulation.y, d.circulation.z);
         ImGui::Text("  drift %.2e", drift(d.circulation, d0.circulation, 1e-9));
-        tooltip("Total circulation sum(omega V): conserved by inviscid flow without buoyancy or bodies.");
+        hoverTooltip("Total circulation sum(omega V): conserved by inviscid flow without buoyancy or bodies.");
         ImGui::Text("linear impulse  (%.3g, %.3g, %.3g)", d.linearImpulse.x, d.linearImpulse.y, d.linearImpulse.z);
         ImGui::Text("  drift %.2e", drift(d.linearImpulse, d0.linearImpulse, 1e-9));
-        tooltip("0.5 sum x cross omega V: conserved without external forces (buoyancy changes it).");
+        hoverTooltip("0.5 sum x cross omega V: conserved without external forces (buoyancy changes it).");
         ImGui::Text("mass particles %.4g  grid %.4g", d.massParticles, d.massGrid);
-        tooltip("Density-deviation mass carried by the vortons and the same mass on the grid; they should match.");
+        hoverTooltip("Density-deviation mass carried by the vortons and the same mass on the grid; they should match.");
         ImGui::Text("max speed       %.3g m/s", d.maxSpeed);
         ImGui::TreePop();
     }
