@@ -298,8 +298,9 @@ void Simulation::updateGrid() {
 // --- 3. stretching and tilting ---------------------------------------------------------------
 
 void Simulation::stretchAndTilt(float dt) {
-    const StretchingInputs in{velocityGradientAtVortons(), work_->pushedFlows, fluid_.stretchingScheme,
-                              fluid_.stretchingIntegrator, fluid_.adamsBashforth};
+    const StretchingInputs in{velocityGradientAtVortons(), work_->pushedFlows,
+                              fluid_.stretchingScheme,     fluid_.stretchingIntegrator,
+                              fluid_.adamsBashforth,       fluid_.velocitySolver == VelocitySolver::Box};
     stretchVortons(in, vortons_, work_->history, dt);
     relaxTowardResolvedVorticity(in.gradient, relaxationFraction(fluid_.vorticityRelaxation, dt), vortons_);
 }

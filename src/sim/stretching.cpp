@@ -2,6 +2,7 @@
 
 #include "core/matrix_exponential.hpp"
 #include "core/neighbour_search.hpp"
+#include "sim/energy_budget.hpp"  // curlOf
 
 namespace vfx {
 
@@ -18,6 +19,11 @@ mat3 stretchingMatrix(StretchingScheme scheme, const mat3& j) {
 
 namespace {
 
+// The vorticity the stretching acts on (StretchingInputs::stretchResolvedVorticity).
+vec3 stretchedVorticity(const StretchingInputs& in, const Vortons& v, size_t i) {
+    return in.stretchResolvedVorticity ? curlOf(in.gradient[i]) : v.vorticity[i];
+}
+
 mat3 matrixAt(const StretchingInputs& in, const Vortons& v, size_t i) {
     const mat3 j =
         in.pushed.empty() ? in.gradient[i] : in.gradient[i] + potentialFlowGradient(in.pushed, v.position[i]);
@@ -30,7 +36,7 @@ void stretchExplicitly(const StretchingInputs& in, Vortons& v, MotionHistory& hi
     parallelForEachStable(
         0, v.size(),
         [&](size_t i) {
-            const vec3 rate = matrixAt(in, v, i) * v.vorticity[i];
+            const vec3 rate = matrixAt(in, v, i) * stretchedVorticity(in, v, i);
             const vec3 previous = history.stretching[i];
             history.stretching[i] = rate;
             const StepWeights use = movedByWall(v, i) ? StepWeights{} : weights;
@@ -52,7 +58,8 @@ void stretchExponentially(const StretchingInputs& in, Vortons& v, MotionHistory&
             // The two-step weights (1 + r/2, -r/2) extrapolate M linearly to t + dt/2 as well.
             const StepWeights use = movedByWall(v, i) ? StepWeights{} : weights;
             const mat3 middle = use.twoStep() ? use.current * now + use.previous * previous : now;
-            v.vorticity[i] = exponentialTimes(dt * middle, v.vorticity[i]);
+            const vec3 stretched = stretchedVorticity(in, v, i);
+            v.vorticity[i] += exponentialTimes(dt * middle, stretched) - stretched;
         },
         1024);
 }

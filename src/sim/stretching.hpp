@@ -23,6 +23,10 @@ struct StretchingInputs {
     StretchingScheme scheme;
     StretchingIntegrator integrator;
     bool twoStep;  // fluid.adams_bashforth
+    // Stretch the vorticity the velocity solver sees (curl u at the vorton) instead of the vorton's
+    // own: the box solver's wall images cancel a wall-hugging vorton's tangential vorticity, which
+    // then induces no flow and would grow under stretching with nothing to check it.
+    bool stretchResolvedVorticity = false;
 };
 
 // M of d(omega)/dt = M omega for the scheme, from J (column j = du/dx_j, so J omega = (omega . grad) u).
