@@ -196,11 +196,14 @@ void Simulation::substep(float dt) {
 
 // Sub-steps still needed to cover `remaining` seconds, from the flow just computed: the fastest
 // flow may cross at most cfl_limit grid spacings and the strongest strain act for at most
-// strain_limit per sub-step (explicit stretching and advection stay accurate and stable), up to
-// max_substeps for the whole frame.
+// strain_limit per sub-step (explicit stretching and advection stay accurate and stable), and
+// under sph and hybrid the SPH forces' fastest oscillation turn at most kSphStepFrequencyLimit
+// radians, up to max_substeps for the whole frame.
 int Simulation::substepsFor(float remaining, int taken) const {
     const float h = std::min({gridShape_.spacing.x, gridShape_.spacing.y, gridShape_.spacing.z});
-    const float rate = std::max(maxGridSpeed_ / (fluid_.cflLimit * h), maxGridStrain_ / fluid_.strainLimit);
+    float rate = std::max(maxGridSpeed_ / (fluid_.cflLimit * h), maxGridStrain_ / fluid_.strainLimit);
+    if (vortons_.size() > 0 && fluidMethodStep(fluid_.method).sphForcesAct())
+        rate = std::max(rate, sphFastestFrequency(fluid_) / kSphStepFrequencyLimit);
     const double wanted = std::ceil(double(remaining) * double(rate) - 1e-6);
     const int budget = std::max(fluid_.maxSubsteps - taken, 1);
     return int(std::clamp(wanted, 1.0, double(budget)));

@@ -255,6 +255,11 @@ constexpr float kCoreRepulsion = 10.0f;
 
 }  // namespace
 
+float sphFastestFrequency(const FluidParams& fluid) {
+    const float c = std::sqrt(fluid.sphStiffness), s0 = fluid.sphRestSpacing;
+    return std::max(std::sqrt(2.0f * kCoreRepulsion) * c / s0, kPi * c / s0);
+}
+
 std::vector<float> SphFluid::sortedEffectiveNumberDensity(const std::vector<float>& wallShare) const {
     // A particle within h of a wall misses the kernel mass behind it; counting that mass as
     // fluid (n / share on the fluid side) keeps fluid filling a container from reading as sparse
