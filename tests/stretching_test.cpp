@@ -121,7 +121,8 @@ TEST(Stretching, ResolvedVorticityIsWhatTheStrainStretches) {
         EXPECT_EQ(onWall.vortons.vorticity[0], vec3(1, 0, 0));
         OneVorton own(vec3(1, 0, 0), strain);
         own.stepAll(integrator, 0.01f, 100);
-        EXPECT_GT(own.vortons.vorticity[0].x, 2.5f);  // exp(1) = 2.72, less the explicit rule's error
+        // exp(1) = 2.72; any rule of first order or better gives at least (1 + dt)^n >= 1 + t = 2.
+        EXPECT_GT(own.vortons.vorticity[0].x, 2.0f);
     }
     // Solid rotation at 0.5 rad/s about x (curl (1, 0, 0)) plus the strain: the carried vorticity
     // is the vorton's own, and one sub-step changes it alike either way.

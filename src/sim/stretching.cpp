@@ -2,7 +2,7 @@
 
 #include "core/matrix_exponential.hpp"
 #include "core/neighbour_search.hpp"
-#include "sim/energy_budget.hpp"  // curlOf
+#include "sim/vorticity_relaxation.hpp"  // curlOfGradient
 
 namespace vfx {
 
@@ -21,7 +21,7 @@ namespace {
 
 // The vorticity the stretching acts on (StretchingInputs::stretchResolvedVorticity).
 vec3 stretchedVorticity(const StretchingInputs& in, const Vortons& v, size_t i) {
-    return in.stretchResolvedVorticity ? curlOf(in.gradient[i]) : v.vorticity[i];
+    return in.stretchResolvedVorticity ? curlOfGradient(in.gradient[i]) : v.vorticity[i];
 }
 
 mat3 matrixAt(const StretchingInputs& in, const Vortons& v, size_t i) {
@@ -58,8 +58,12 @@ void stretchExponentially(const StretchingInputs& in, Vortons& v, MotionHistory&
             // The two-step weights (1 + r/2, -r/2) extrapolate M linearly to t + dt/2 as well.
             const StepWeights use = movedByWall(v, i) ? StepWeights{} : weights;
             const mat3 middle = use.twoStep() ? use.current * now + use.previous * previous : now;
-            const vec3 stretched = stretchedVorticity(in, v, i);
-            v.vorticity[i] += exponentialTimes(dt * middle, stretched) - stretched;
+            if (!in.stretchResolvedVorticity) {
+                v.vorticity[i] = exponentialTimes(dt * middle, v.vorticity[i]);
+                return;
+            }
+            const vec3 resolved = curlOfGradient(in.gradient[i]);
+            v.vorticity[i] += exponentialTimes(dt * middle, resolved) - resolved;
         },
         1024);
 }
