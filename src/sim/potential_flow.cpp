@@ -113,6 +113,19 @@ void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, cons
     }
 }
 
+bool closuresReachEachOther(const std::vector<PotentialFlow>& flows, const std::vector<size_t>& spheres) {
+    if (spheres.size() > 1) return true;
+    for (size_t k : spheres) {
+        const PotentialFlow& f = flows[k];
+        for (const MirrorPlane& m : f.mirrors) {
+            // The image of the surface point nearest the wall lies 2d - R from the centre.
+            const float distance = std::abs(glm::dot(m.normal, f.centre) - m.offset);
+            if (2.0f * distance - f.radius < kClosureReach * f.radius) return true;
+        }
+    }
+    return false;
+}
+
 std::vector<dvec3> impulseRateFromPotentialFlows(const std::vector<PotentialFlow>& flows, const Vortons& v) {
     std::vector<dvec3> rates;
     rates.reserve(flows.size());

@@ -50,6 +50,10 @@ std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, 
 // The box container's faces within reach of each flow, as its mirrors (box velocity solver).
 void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, const vec3& boxHi);
 
+// Whether any of these spheres' closures reaches another sphere's surface or, through its image
+// in a wall, its own: then their fits depend on each other.
+bool closuresReachEachOther(const std::vector<PotentialFlow>& flows, const std::vector<size_t>& spheres);
+
 // Sum of the flows' velocities at a point, images included.
 vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& x);
 

@@ -8,8 +8,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace vfx {
+
+namespace {
+
+// The joint fit of closures that reach each other: at most this many passes, and a pass that
+// changes the sources' strengths by under this share of their sum ends it.
+constexpr int kMaxClosurePasses = 8;
+constexpr double kClosurePassTolerance = 0.01;
+
+}  // namespace
 
 // --- 2. velocity on the grid points ----------------------------------------------------------
 
@@ -140,21 +150,32 @@ void Simulation::completePushedFlows(std::vector<PotentialFlow>& flows, bool sol
     else
         solvedVortexFlowAt(points, around);
     for (size_t i = 0; i < points.size(); ++i) around[i] += wallSourceVelocity(points[i]);
-    const bool mirrored =
-        std::any_of(flows.begin(), flows.end(), [](const PotentialFlow& f) { return !f.mirrors.empty(); });
     const size_t perSphere = points.size() / spheres.size();  // every sphere has the same layout
     std::vector<vec3> total(perSphere);
-    for (int pass = 0; pass < (mirrored ? 2 : 1); ++pass)
+    // Alone and far from walls a sphere's fit sees nothing of its closure: one pass. Otherwise
+    // each pass refits every sphere to the closures and images the others left (Jacobi-style
+    // iteration of the joint fit), until a pass moves no sphere's flow by more than 1% of it.
+    const int passes = closuresReachEachOther(flows, spheres) ? kMaxClosurePasses : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+        double change = 0.0, size = 0.0;
         for (size_t s = 0; s < spheres.size(); ++s) {
             PotentialFlow& f = flows[spheres[s]];
-            for (size_t i = 0; i < perSphere; ++i) {
+            parallelForEach(0, perSphere, [&](size_t i) {
                 const size_t k = s * perSphere + i;
                 const vec3& p = points[k];
                 total[i] =
                     around[k] + potentialFlowVelocity(flows, p) - closureVelocity(f.closure, f.centre, f.radius, p);
+            });
+            SphereClosure fitted = fitSphereClosure(f.centre, f.radius, bodies_[f.body].velocity, total);
+            for (size_t j = 0; j < fitted.sources.size(); ++j) {
+                const double before = f.closure.sources.empty() ? 0.0 : double(f.closure.sources[j].w);
+                change += std::abs(double(fitted.sources[j].w) - before);
+                size += std::abs(double(fitted.sources[j].w));
             }
-            f.closure = fitSphereClosure(f.centre, f.radius, bodies_[f.body].velocity, total);
+            f.closure = std::move(fitted);
         }
+        if (change <= kClosurePassTolerance * size) break;
+    }
 }
 
 std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {

@@ -4,13 +4,15 @@
 // its surface: a vortex passing close, its own wake, the share of the dipole a wall's nearness
 // takes away. The closure is the potential flow outside the sphere that cancels that remainder
 // (the method of fundamental solutions, as for the walls in wall_sources.hpp): point sources on a
-// concentric sphere of 0.45 R, their strengths the damped least-squares fit of (V - u) . n at
+// concentric sphere of 0.7 R, their strengths the damped least-squares fit of (V - u) . n at
 // collocation points on the surface, u the flow there with the dipole, less its mean, which a
 // point source at the centre cancels (the vortex flow, interpolated from a grid, carries a small
 // net flux). Irrotational and divergence-free outside the sphere, it moves and stretches the
 // particles around the body and never reaches the grid the body's drag reads. Beyond
-// kClosureReach radii it is left out: there the sources on the inner sphere, summing to zero,
-// fall away as a dipole, and the centre's source to 1/16 of the net flux speed it cancels.
+// kClosureNear radii a coarse set of sources nearer the centre stands in for the fine one (the
+// same flow there, fitted once for all spheres, at a tenth of the cost); beyond kClosureReach
+// radii it is left out: there the sources, summing to zero, fall away as a dipole, and the
+// centre's source to 1/16 of the net flux speed it cancels.
 #include "core/math.hpp"
 
 #include <vector>
@@ -18,9 +20,11 @@
 namespace vfx {
 
 constexpr float kClosureReach = 4.0f;  // radii
+constexpr float kClosureNear = 2.0f;   // radii
 
 struct SphereClosure {
-    std::vector<vec4> sources;  // world position (xyz, m) and strength (w, m^3/s)
+    std::vector<vec4> sources;     // world position (xyz, m) and strength (w, m^3/s)
+    std::vector<vec4> farSources;  // the coarse set that gives their flow beyond kClosureNear radii
 };
 
 // The collocation points on a sphere (world), where the flow the closure must cancel is sampled.
