@@ -1,5 +1,6 @@
 // Images of the flows dynamic solids push aside in a box container's walls: the dipole mirrored
-// in the floor it is near sends no flow through the floor, the images' gradient is the velocity's
+// in the floor it is near sends no flow through the floor, nor, with the image across the edge,
+// through the floor and the wall of a corner it is near; the images' gradient is the velocity's
 // derivative, and only walls within the dipole's reach get an image.
 #include "sim/potential_flow.hpp"
 
@@ -35,10 +36,32 @@ TEST(PushedFlowImages, ADipoleMirroredInTheFloorSendsNoFlowThroughIt) {
     EXPECT_LT(worst, 1e-6f * without);  // with its image, nothing (round-off)
 }
 
+// Near the edge between the floor (y = 0) and a wall (x = -0.3): the floor's image alone would send
+// flow through the wall, and the wall's through the floor; the image across the edge cancels both.
+TEST(PushedFlowImages, ADipoleNearAnEdgeSendsNoFlowThroughEitherWall) {
+    std::vector<PotentialFlow> flows{ballNearTheFloor()};
+    mirrorInBoxWalls(flows, vec3(-0.3f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f));
+    ASSERT_EQ(flows[0].mirrors.size(), 3u);  // the floor, the wall, the edge
+    std::vector<PotentialFlow> facesOnly = flows;
+    facesOnly[0].mirrors.pop_back();
+    float floorFlow = 0.0f, wallFlow = 0.0f, wallFlowFacesOnly = 0.0f;
+    for (float a = 0.0f; a <= 0.6f; a += 0.05f)
+        for (float z = -0.6f; z <= 0.6f; z += 0.05f) {
+            floorFlow = std::max(floorFlow, std::abs(potentialFlowVelocity(flows, vec3(a - 0.3f, 0.0f, z)).y));
+            wallFlow = std::max(wallFlow, std::abs(potentialFlowVelocity(flows, vec3(-0.3f, a, z)).x));
+            wallFlowFacesOnly =
+                std::max(wallFlowFacesOnly, std::abs(potentialFlowVelocity(facesOnly, vec3(-0.3f, a, z)).x));
+        }
+    const float speed = glm::length(flows[0].relativeVelocity);
+    EXPECT_GT(wallFlowFacesOnly, 1e-2f * speed);  // the floor's image crosses the wall
+    EXPECT_LT(floorFlow, 1e-6f * speed);
+    EXPECT_LT(wallFlow, 1e-6f * speed);
+}
+
 TEST(PushedFlowImages, TheImagesGradientIsTheVelocitysDerivative) {
     std::vector<PotentialFlow> flows{ballNearTheFloor()};
     mirrorInBoxWalls(flows, vec3(-0.5f, 0.0f, -0.5f), vec3(0.5f, 1.0f, 0.5f));
-    EXPECT_EQ(flows[0].mirrors.size(), 6u);
+    EXPECT_EQ(flows[0].mirrors.size(), 26u);  // 6 faces, 12 edges, 8 corners
     const float h = 1e-3f;
     for (const vec3& x : {vec3(0.3f, 0.05f, 0.1f), vec3(-0.2f, 0.5f, 0.3f), vec3(0.1f, 0.4f, -0.4f)}) {
         const mat3 g = potentialFlowGradient(flows, x);

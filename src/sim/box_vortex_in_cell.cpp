@@ -217,24 +217,50 @@ void BoxVortexInCell::takeCurl() {
         1);
 }
 
+namespace {
+
+// Catmull-Rom (M4') weights of the nodes -1, 0, 1, 2 round a fraction f in [0, 1]: interpolating
+// and C1, so the flow's normal speed over a ball a few cells wide has no kinks at cell faces for
+// its closure's fit to miss (trilinear weights left 0.7 mm/s, 1% of the peak speed, at one).
+std::array<float, 4> catmullRomWeights(float f) {
+    const float f2 = f * f, f3 = f2 * f;
+    return {-0.5f * f3 + f2 - 0.5f * f, 1.5f * f3 - 2.5f * f2 + 1.0f, -1.5f * f3 + 2.0f * f2 + 0.5f * f,
+            0.5f * f3 - 0.5f * f2};
+}
+
+// A node index on an axis of `last` + 1 points folded into the box by the walls' mirrors (period
+// 2 last); `sign` is -1 where an odd number of mirrors flips the axis' velocity component.
+int foldIntoBox(int n, int last, float& sign) {
+    const int period = 2 * last;
+    int m = n % period;
+    if (m < 0) m += period;
+    sign = m > last ? -1.0f : 1.0f;
+    return m > last ? period - m : m;
+}
+
+}  // namespace
+
 vec3 BoxVortexInCell::velocityAt(const vec3& p) const {
+    // Nodes beyond a wall are the mirror images of those inside (normal component odd, the others
+    // even), so points outside the box see the images' flow and the normal flow at a wall is zero.
     const vec3 t = (p - shape_.minCorner) / shape_.spacing;
-    const vec3 last = vec3(shape_.points - ivec3(1));
-    if (glm::all(glm::greaterThanEqual(t, vec3(0.0f))) && glm::all(glm::lessThanEqual(t, last)))
-        return velocity_.interpolate(p);
-    // Outside: reflect p into the box axis by axis (period 2L) and flip the normal components of
-    // the axes reflected.
-    vec3 inside(0.0f);
-    bool flipped[3] = {false, false, false};
+    std::array<std::array<float, 4>, 3> weights, signs;
+    std::array<std::array<int, 4>, 3> nodes;
     for (int a = 0; a < 3; ++a) {
-        float s = std::fmod(t[a], 2.0f * last[a]);
-        if (s < 0.0f) s += 2.0f * last[a];
-        flipped[a] = s > last[a];
-        inside[a] = shape_.minCorner[a] + (flipped[a] ? 2.0f * last[a] - s : s) * shape_.spacing[a];
+        const float base = std::floor(t[a]);
+        weights[size_t(a)] = catmullRomWeights(t[a] - base);
+        for (int k = 0; k < 4; ++k)
+            nodes[size_t(a)][size_t(k)] =
+                foldIntoBox(int(base) - 1 + k, shape_.points[a] - 1, signs[size_t(a)][size_t(k)]);
     }
-    vec3 u = velocity_.interpolate(inside);
-    for (int a = 0; a < 3; ++a)
-        if (flipped[a]) u[a] = -u[a];
+    vec3 u(0.0f);
+    for (size_t k = 0; k < 4; ++k)
+        for (size_t j = 0; j < 4; ++j)
+            for (size_t i = 0; i < 4; ++i) {
+                const vec3& node = velocity_.at(nodes[0][i], nodes[1][j], nodes[2][k]);
+                const float w = weights[0][i] * weights[1][j] * weights[2][k];
+                u += w * vec3(signs[0][i] * node.x, signs[1][j] * node.y, signs[2][k] * node.z);
+            }
     return u;
 }
 

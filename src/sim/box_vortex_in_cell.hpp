@@ -30,7 +30,7 @@ public:
     // Solves for the flow the vortons induce in `box` (m), on a grid of about `spacing` (m) with
     // at least 3 points an axis.
     void solve(const Vortons& vortons, const AxisBox& box, float spacing);
-    // The flow at p (m/s): inside the box interpolated from the grid, outside it the mirror
+    // The flow at p (m/s): inside the box interpolated from the grid (Catmull-Rom), outside it the mirror
     // image of the inside (what the walls' images give there).
     vec3 velocityAt(const vec3& p) const;
     // uniform + velocityAt at every point of `grid` (uniform: the walls' own velocity, m/s).

@@ -75,7 +75,12 @@ mat3 ownPotentialFlowGradient(const PotentialFlow& f, const vec3& x) {
     return gradient;
 }
 
-mat3 reflection(const MirrorPlane& m) { return mat3(1.0f) - 2.0f * glm::outerProduct(m.normal, m.normal); }
+// M G M for the diagonal reflection M: entry (i, j) changes sign when one of axes i, j is reflected.
+mat3 reflectGradient(const Mirror& m, const mat3& g) {
+    mat3 out;
+    for (int j = 0; j < 3; ++j) out[j] = m.sign[j] * m.sign * g[j];
+    return out;
+}
 
 }  // namespace
 
@@ -83,7 +88,7 @@ vec3 potentialFlowVelocity(const std::vector<PotentialFlow>& flows, const vec3& 
     vec3 u(0.0f);
     for (const PotentialFlow& f : flows) {
         u += ownPotentialFlowVelocity(f, x);
-        for (const MirrorPlane& m : f.mirrors) u += m.reflectVector(ownPotentialFlowVelocity(f, m.reflect(x)));
+        for (const Mirror& m : f.mirrors) u += m.reflectVector(ownPotentialFlowVelocity(f, m.reflect(x)));
     }
     return u;
 }
@@ -92,10 +97,7 @@ mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& 
     mat3 gradient(0.0f);
     for (const PotentialFlow& f : flows) {
         gradient += ownPotentialFlowGradient(f, x);
-        for (const MirrorPlane& m : f.mirrors) {
-            const mat3 reflect = reflection(m);
-            gradient += reflect * ownPotentialFlowGradient(f, m.reflect(x)) * reflect;
-        }
+        for (const Mirror& m : f.mirrors) gradient += reflectGradient(m, ownPotentialFlowGradient(f, m.reflect(x)));
     }
     return gradient;
 }
@@ -104,12 +106,25 @@ void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, cons
     for (PotentialFlow& f : flows) {
         f.mirrors.clear();
         const float reach = kPotentialFlowReach * f.radius;
+        // Per axis: no reflection, or one in a wall within reach (shift 2 x wall).
+        std::vector<float> shifts[3];
         for (int axis = 0; axis < 3; ++axis) {
-            vec3 normal(0.0f);
-            normal[axis] = 1.0f;
-            if (f.centre[axis] - boxLo[axis] < reach) f.mirrors.push_back({normal, boxLo[axis]});
-            if (boxHi[axis] - f.centre[axis] < reach) f.mirrors.push_back({normal, boxHi[axis]});
+            if (f.centre[axis] - boxLo[axis] < reach) shifts[axis].push_back(2.0f * boxLo[axis]);
+            if (boxHi[axis] - f.centre[axis] < reach) shifts[axis].push_back(2.0f * boxHi[axis]);
         }
+        for (int x = -1; x < int(shifts[0].size()); ++x)
+            for (int y = -1; y < int(shifts[1].size()); ++y)
+                for (int z = -1; z < int(shifts[2].size()); ++z) {
+                    if (x < 0 && y < 0 && z < 0) continue;  // the flow itself
+                    Mirror m;
+                    const int choice[3] = {x, y, z};
+                    for (int axis = 0; axis < 3; ++axis)
+                        if (choice[axis] >= 0) {
+                            m.sign[axis] = -1.0f;
+                            m.shift[axis] = shifts[axis][size_t(choice[axis])];
+                        }
+                    f.mirrors.push_back(m);
+                }
     }
 }
 
@@ -117,10 +132,9 @@ bool closuresReachEachOther(const std::vector<PotentialFlow>& flows, const std::
     if (spheres.size() > 1) return true;
     for (size_t k : spheres) {
         const PotentialFlow& f = flows[k];
-        for (const MirrorPlane& m : f.mirrors) {
-            // The image of the surface point nearest the wall lies 2d - R from the centre.
-            const float distance = std::abs(glm::dot(m.normal, f.centre) - m.offset);
-            if (2.0f * distance - f.radius < kClosureReach * f.radius) return true;
+        for (const Mirror& m : f.mirrors) {
+            // The image of the surface point nearest the image lies |c' - c| - R from the centre.
+            if (glm::length(m.reflect(f.centre) - f.centre) - f.radius < kClosureReach * f.radius) return true;
         }
     }
     return false;

@@ -11,12 +11,13 @@
 
 namespace vfx {
 
-// A plane wall the flow is mirrored in: n . x = offset (n unit).
-struct MirrorPlane {
-    vec3 normal{0.0f, 1.0f, 0.0f};
-    float offset = 0.0f;
-    vec3 reflect(const vec3& x) const { return x - 2.0f * (glm::dot(normal, x) - offset) * normal; }
-    vec3 reflectVector(const vec3& v) const { return v - 2.0f * glm::dot(normal, v) * normal; }
+// An image in a box container's walls, x' = sign * x + shift: the axes whose sign is -1 are
+// reflected, each in one wall (an image in a face, across an edge or through a corner).
+struct Mirror {
+    vec3 sign{1.0f};
+    vec3 shift{0.0f};
+    vec3 reflect(const vec3& x) const { return sign * x + shift; }
+    vec3 reflectVector(const vec3& v) const { return sign * v; }
 };
 
 // The irrotational flow a dynamic solid pushes aside as it moves through the fluid: the potential
@@ -35,10 +36,12 @@ struct PotentialFlow {
     // What cancels the rest of the flow through a sphere's surface (sim/sphere_closure.hpp);
     // empty until fitted. Its velocity and gradient are summed with the dipole's below.
     SphereClosure closure;
-    // Walls the flow (dipole and closure) is mirrored in, so that it sends nothing through them:
-    // the image of a flow in a plane, u'(x) = M u(M x) with M the reflection, has the mirror
-    // normal speed at the plane. The box velocity solver's container walls (first images only).
-    std::vector<MirrorPlane> mirrors;
+    // Images of the flow (dipole and closure) in the walls, so that it sends nothing through them:
+    // the image u'(x) = M u(M x), M the reflection, has the mirror normal speed at the plane. The
+    // box velocity solver's container: the images in each face within reach and, so that a face's
+    // image sends nothing through the faces beside it, across each edge and through each corner
+    // between faces within reach.
+    std::vector<Mirror> mirrors;
     double energy() const { return 0.5 * double(addedMass) * double(glm::dot(relativeVelocity, relativeVelocity)); }
     dvec3 momentum() const { return double(addedMass) * dvec3(relativeVelocity); }
 };
@@ -47,7 +50,7 @@ struct PotentialFlow {
 std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, const UniformGrid<vec3>& velocity,
                                           const FluidParams& fluid);
 
-// The box container's faces within reach of each flow, as its mirrors (box velocity solver).
+// The box container's images within reach of each flow, as its mirrors (box velocity solver).
 void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, const vec3& boxHi);
 
 // Whether any of these spheres' closures reaches another sphere's surface or, through its image

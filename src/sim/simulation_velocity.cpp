@@ -4,22 +4,13 @@
 #include "core/parallel.hpp"
 #include "sim/body_coupling.hpp"
 #include "sim/box_container.hpp"
+#include "sim/closure_fit.hpp"
 #include "sim/simulation_workspace.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 namespace vfx {
-
-namespace {
-
-// The joint fit of closures that reach each other: at most this many passes, and a pass that
-// changes the sources' strengths by under this share of their sum ends it.
-constexpr int kMaxClosurePasses = 8;
-constexpr double kClosurePassTolerance = 0.01;
-
-}  // namespace
 
 // --- 2. velocity on the grid points ----------------------------------------------------------
 
@@ -127,8 +118,8 @@ void Simulation::solvedVortexFlowAt(const std::vector<vec3>& points, std::vector
 // container's walls (sim/potential_flow.hpp); with fluid.close_solids, each sphere's closure
 // (sim/sphere_closure.hpp) fitted to the flow at its surface: the vortex flow (solved again for
 // the vortons as they are, or the sub-step's solution), the wall sources and the flows pushed
-// aside, the closures fitted before it included. Near a wall the closure's own image reaches the
-// sphere as well, so a second fit sees the first's.
+// aside; closures that reach each other (through images in a near wall, or another sphere) are
+// fitted jointly (sim/closure_fit.hpp).
 void Simulation::completePushedFlows(std::vector<PotentialFlow>& flows, bool solveAgain) const {
     if (fluid_.velocitySolver == VelocitySolver::Box) {
         const BoxContainer container = requireBoxContainer(bodies_);
@@ -150,32 +141,7 @@ void Simulation::completePushedFlows(std::vector<PotentialFlow>& flows, bool sol
     else
         solvedVortexFlowAt(points, around);
     for (size_t i = 0; i < points.size(); ++i) around[i] += wallSourceVelocity(points[i]);
-    const size_t perSphere = points.size() / spheres.size();  // every sphere has the same layout
-    std::vector<vec3> total(perSphere);
-    // Alone and far from walls a sphere's fit sees nothing of its closure: one pass. Otherwise
-    // each pass refits every sphere to the closures and images the others left (Jacobi-style
-    // iteration of the joint fit), until a pass moves no sphere's flow by more than 1% of it.
-    const int passes = closuresReachEachOther(flows, spheres) ? kMaxClosurePasses : 1;
-    for (int pass = 0; pass < passes; ++pass) {
-        double change = 0.0, size = 0.0;
-        for (size_t s = 0; s < spheres.size(); ++s) {
-            PotentialFlow& f = flows[spheres[s]];
-            parallelForEach(0, perSphere, [&](size_t i) {
-                const size_t k = s * perSphere + i;
-                const vec3& p = points[k];
-                total[i] =
-                    around[k] + potentialFlowVelocity(flows, p) - closureVelocity(f.closure, f.centre, f.radius, p);
-            });
-            SphereClosure fitted = fitSphereClosure(f.centre, f.radius, bodies_[f.body].velocity, total);
-            for (size_t j = 0; j < fitted.sources.size(); ++j) {
-                const double before = f.closure.sources.empty() ? 0.0 : double(f.closure.sources[j].w);
-                change += std::abs(double(fitted.sources[j].w) - before);
-                size += std::abs(double(fitted.sources[j].w));
-            }
-            f.closure = std::move(fitted);
-        }
-        if (change <= kClosurePassTolerance * size) break;
-    }
+    fitClosures(flows, spheres, around, bodies_);
 }
 
 std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {

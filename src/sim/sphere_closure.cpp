@@ -127,30 +127,33 @@ std::vector<vec3> closureCollocationPoints(const vec3& centre, float radius) {
     return points;
 }
 
-SphereClosure fitSphereClosure(const vec3& centre, float radius, const vec3& velocity,
-                               const std::vector<vec3>& flowAtPoints) {
+std::vector<double> closureStrengths(float radius, const std::vector<double>& normalSpeeds) {
     const UnitFit& fit = unitFit();
     const size_t q = fit.normals.size(), s = fit.sources.size();
-    // The normal speed to cancel. Its mean, a net flux, no source inside the sphere can give a
-    // divergence-free flow; yet the flow the vortons induce, interpolated from a grid, carries one
-    // (a steady 0.003 m/s into a ball resting in a layered tank, 3-5% of the peak speed there). A
-    // point source at the centre cancels it; the sources on the inner sphere cancel the rest.
-    std::vector<double> speed(q);
+    // The mean normal speed, a net flux, no source inside the sphere can give a divergence-free
+    // flow; yet the flow the vortons induce, interpolated from a grid, carries one (a steady
+    // 0.003 m/s into a ball resting in a layered tank, 3-5% of the peak speed there). A point
+    // source at the centre cancels it; the sources on the inner sphere cancel the rest.
     double mean = 0.0;
-    for (size_t i = 0; i < q; ++i) {
-        speed[i] = glm::dot(dvec3(velocity) - dvec3(flowAtPoints[i]), fit.normals[i]);
-        mean += speed[i] / double(q);
-    }
+    for (double speed : normalSpeeds) mean += speed / double(q);
     const double scale = double(radius) * double(radius);  // the kernel falls as 1/R^2
-    std::vector<double> strengths(s);
+    std::vector<double> strengths(s + 1);
     parallelForEach(
         0, s,
         [&](size_t j) {
             double strength = 0.0;
-            for (size_t i = 0; i < q; ++i) strength += fit.map[j * q + i] * (speed[i] - mean);
+            for (size_t i = 0; i < q; ++i) strength += fit.map[j * q + i] * (normalSpeeds[i] - mean);
             strengths[j] = scale * strength;
         },
         16);
+    // A source Q at the centre sends Q / (4 pi R^2) through every point of the surface.
+    strengths[s] = mean * 4.0 * 3.141592653589793 * scale;
+    return strengths;
+}
+
+SphereClosure closureFromStrengths(const vec3& centre, float radius, const std::vector<double>& strengths) {
+    const UnitFit& fit = unitFit();
+    const size_t s = fit.sources.size();
     SphereClosure closure;
     for (size_t j = 0; j < s; ++j)
         closure.sources.emplace_back(centre + radius * vec3(fit.sources[j]), float(strengths[j]));
@@ -159,11 +162,19 @@ SphereClosure fitSphereClosure(const vec3& centre, float radius, const vec3& vel
         for (size_t j = 0; j < s; ++j) strength += fit.farMap[a * s + j] * strengths[j];
         closure.farSources.emplace_back(centre + radius * vec3(fit.farSources[a]), float(strength));
     }
-    // A source q at the centre sends q / (4 pi R^2) through every point of the surface.
-    const vec4 centreSource(centre, float(mean * 4.0 * 3.141592653589793 * scale));
+    const vec4 centreSource(centre, float(strengths[s]));
     closure.sources.push_back(centreSource);
     closure.farSources.push_back(centreSource);
     return closure;
+}
+
+SphereClosure fitSphereClosure(const vec3& centre, float radius, const vec3& velocity,
+                               const std::vector<vec3>& flowAtPoints) {
+    const std::vector<dvec3>& normals = unitFit().normals;
+    std::vector<double> speeds(normals.size());
+    for (size_t i = 0; i < normals.size(); ++i)
+        speeds[i] = glm::dot(dvec3(velocity) - dvec3(flowAtPoints[i]), normals[i]);
+    return closureFromStrengths(centre, radius, closureStrengths(radius, speeds));
 }
 
 namespace {

@@ -30,6 +30,12 @@ struct SphereClosure {
 // The collocation points on a sphere (world), where the flow the closure must cancel is sampled.
 std::vector<vec3> closureCollocationPoints(const vec3& centre, float radius);
 
+// The strengths (m^3/s) of the closure's sources, the centre's last, that cancel these normal
+// speeds (m/s, outward) at the collocation points of a sphere of `radius`: linear in them.
+std::vector<double> closureStrengths(float radius, const std::vector<double>& normalSpeeds);
+// The closure with these strengths on a sphere at `centre`.
+SphereClosure closureFromStrengths(const vec3& centre, float radius, const std::vector<double>& strengths);
+
 // The closure for a sphere moving at `velocity`, from the flow at its collocation points (all
 // but the closure itself).
 SphereClosure fitSphereClosure(const vec3& centre, float radius, const vec3& velocity,
