@@ -158,12 +158,12 @@ TEST(KinematicMotion, DriftsWithItsInitialVelocity) {
 
 // Drops (and throws) a dynamic body inside a container under gravity with no fluid, for `steps`
 // steps of 0.01 s; returns the largest distance any of its points got outside the cavity.
-float worstEscape(RigidBody body, RigidBody tank, int steps, RigidBody* finalBody = nullptr) {
+float worstEscape(RigidBody body, RigidBody tank, int steps, RigidBody* finalBody = nullptr, float film = 0.0f) {
     std::vector<RigidBody> bodies{tank, body};
     float worst = 0.0f;
     for (int s = 1; s <= steps; ++s) {
         bodies[1].force += vec3(0.0f, -9.8f, 0.0f) * bodies[1].mass;
-        integrateBodies(bodies, 0.01 * s, 0.01f);
+        integrateBodies(bodies, 0.01 * s, 0.01f, film);
         for (const vec3& n :
              {vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 1, 0), vec3(0, -1, 0), vec3(0, 0, 1), vec3(0, 0, -1)}) {
             // Farthest point of the body along n against the tank's face along n (axis-aligned box tank).
@@ -189,6 +189,17 @@ TEST(BodiesInContainers, FallingBallRestsOnTheFloorAndNeverLeaves) {
     EXPECT_LT(worstEscape(ball, tank, 300, &final), 1e-5f);
     EXPECT_NEAR(final.position.y, -0.4f, 1e-4f) << "rests on the floor";
     EXPECT_LT(std::abs(final.velocity.y), 1e-4f);
+}
+
+// With a contact film of 0.1 the ball, thrown at the walls, rests a tenth of its radius above the
+// floor.
+TEST(BodiesInContainers, ABallRestsOnTheContactFilmAboveTheFloor) {
+    const RigidBody tank = makeBody(makeBoxShape(vec3(0.5f), true), 1.0f, vec3(0.0f), MotionKind::Kinematic);
+    RigidBody ball = makeBody(makeSphereShape(0.1f, false), 2.0f, vec3(0.0f, 0.2f, 0.0f));
+    ball.velocity = vec3(3.0f, 0.0f, -2.0f);
+    RigidBody final;
+    EXPECT_LT(worstEscape(ball, tank, 300, &final, 0.1f), 1e-5f);
+    EXPECT_NEAR(final.position.y, -0.4f + 0.01f, 1e-4f) << "rests on the film";
 }
 
 TEST(BodiesInContainers, TiltedBoxStaysInsideAShakenTank) {

@@ -108,20 +108,21 @@ void pushInsideWall(RigidBody& body, const RigidBody& container, const vec3& n, 
     if (separating > 0.0f) body.velocity -= separating * n;
 }
 
-void keepInsideContainer(RigidBody& body, const RigidBody& container) {
+// Holds the body inside the container, `film` (m) off its walls.
+void keepInsideContainer(RigidBody& body, const RigidBody& container, float film) {
     if (container.shape.kind == ShapeKind::Sphere) {
         const vec3 centre = centreInWorld(container);
         const vec3 offset = centreInWorld(body) - centre;
         const float distance = glm::length(offset);
         if (distance <= 0.0f) return;
         const vec3 n = offset / distance;
-        pushInsideWall(body, container, n, glm::dot(centre, n) + container.shape.radius);
+        pushInsideWall(body, container, n, glm::dot(centre, n) + container.shape.radius - film);
         return;
     }
     for (const Plane& plane : container.shape.planes) {
         // World plane n.x = d from the local one: n_w = R n, d_w = n_w . position + d.
         const vec3 n = container.orientation * plane.normal;
-        pushInsideWall(body, container, n, glm::dot(n, container.position) + plane.d);
+        pushInsideWall(body, container, n, glm::dot(n, container.position) + plane.d - film);
     }
 }
 
@@ -139,7 +140,7 @@ std::vector<std::pair<size_t, size_t>> bodiesInContainers(const std::vector<Rigi
 
 }  // namespace
 
-void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt) {
+void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt, float contactFilm) {
     // Containers hold the dynamic bodies that were inside them at the start of the step.
     const std::vector<std::pair<size_t, size_t>> held = bodiesInContainers(bodies);
     for (RigidBody& body : bodies) {
@@ -159,7 +160,11 @@ void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float
         }
         body.force = body.torque = body.impulse = body.angularImpulse = vec3(0.0f);
     }
-    for (const auto& [body, container] : held) keepInsideContainer(bodies[body], bodies[container]);
+    for (const auto& [body, container] : held) {
+        // The radius of the sphere of the body's volume.
+        const float radius = std::cbrt(0.75f * bodies[body].shape.volume() / 3.14159265f);
+        keepInsideContainer(bodies[body], bodies[container], contactFilm * radius);
+    }
 }
 
 }  // namespace vfx

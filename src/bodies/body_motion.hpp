@@ -52,7 +52,8 @@ vec3 removeNormalComponents(const vec3& g, const vec3* normals, size_t count);
 // added mass) and poses kinematic ones at time t+dt.
 // A dynamic body whose centre was inside a container's cavity is then kept wholly inside it:
 // pushed back through any wall it crosses, losing its velocity out through that wall relative
-// to the wall (inelastic contact; no friction or spin).
-void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt);
+// to the wall (inelastic contact; no friction or spin), and held `contactFilm` times the radius
+// of its volume's sphere off the wall.
+void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float dt, float contactFilm = 0.0f);
 
 }  // namespace vfx

@@ -208,6 +208,12 @@ void addSourcesAndWalls(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam(
         "close_solids", &F::closeSolids,
         "No flow through dynamic spheres: besides the dipole that cancels the uniform part of the flow a ball meets, it pushes aside the potential flow that cancels the rest at its surface (a passing vortex, its own wake, what a nearby wall takes from the dipole): point sources inside the ball fitted each sub-step to the flow's normal speed at 1,024 points of its surface. Off by default for its cost: sinking_ball's median step takes 8.8 ms with it against 5.5 ms without (1,000 steps, 2 threads). false = the dipole alone, through which the flow's uneven part crosses the ball (1.3% of its speed for a ball falling through still fluid, against 0.04% closed)."));
+    t.push_back(
+        fluidParam(
+            "contact_film", &F::contactFilm,
+            "Dynamic solids come to rest this share of their equivalent radius off a container's walls, on the film of fluid a real contact squeezes out only slowly. The flow between a ball and a wall it touches must stop in the wedge between them, which the closure of close_solids (sources inside the ball, mirrored in the wall) cannot stop: sinking_ball's ball resting on the floor let 2.3% of the peak speed through its surface at 0, 0.15% at 0.1 (box solver, 1,000 steps). 0 = solids touch the walls.")
+            .atLeast(0)
+            .atMost(1));
     t.push_back(fluidParam(
         "no_slip", &F::noSlip,
         "No slip at containers and kinematic solids: a vorton touching the wall carries the vortex sheet n x (u - u_wall) that stops the fluid sliding along it, renewed each step on top of the vorticity the fluid made there (Gourlay's part 14 replaced that vorticity), so walls shed vorticity and damp a layered tank's internal waves as a Stokes layer does. false = free slip: walls keep particles out (and, with wall_sources, the flow off them) without adding vorticity, the inviscid limit in which a vortex ring meets a wall as its image ring drives it."));

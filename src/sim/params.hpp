@@ -131,6 +131,8 @@ struct FluidParams {
     // Dynamic spheres push aside, besides their dipole, the flow that cancels the rest of the
     // flow through their surface (sim/sphere_closure.hpp).
     bool closeSolids = false;
+    // Dynamic solids come to rest this share of their equivalent radius off a container's walls.
+    float contactFilm = 0.1f;
     // Vortons touching a container or kinematic solid take the wall's vortex sheet (false: free slip).
     bool noSlip = true;
     // Reach of walls poisoning from a wall, m; 0 = two grid spacings.

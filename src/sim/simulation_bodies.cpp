@@ -23,7 +23,7 @@ void Simulation::interactWithBodies(float dt) {
     for (size_t k = 0; k < pushed.size(); ++k) returned[pushed[k].body] = -double(dt) * work_->pushedImpulseRates[k];
     exchangeDragWithFluid(bodies_, vortons_, velocityGrid_, fluid_, reach, dt, returned);
     applyBuoyancyAndGravity(bodies_, work_->density.densityGrid(), fluid_, &work_->density.coverage());
-    integrateBodies(bodies_, substepTime_ + dt, dt);
+    integrateBodies(bodies_, substepTime_ + dt, dt, fluid_.contactFilm);
 }
 
 // Still fluid on the remeshing lattice in the empty cells of each dynamic solid's shell
