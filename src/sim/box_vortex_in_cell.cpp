@@ -264,16 +264,76 @@ vec3 BoxVortexInCell::velocityAt(const vec3& p) const {
     return u;
 }
 
-void BoxVortexInCell::sampleOnGrid(UniformGrid<vec3>& grid, const vec3& uniform) const {
-    const GridShape& s = grid.shape();
+namespace {
+
+// The four box nodes, weights and mirror signs of velocityAt along one axis for each of `count`
+// coordinates from `first` at `step` (m).
+struct AxisTaps {
+    std::vector<std::array<int, 4>> nodes;
+    std::vector<std::array<float, 4>> weights, signs;
+};
+
+AxisTaps tapsAlong(float first, float step, int count, float boxMin, float boxSpacing, int boxPoints) {
+    AxisTaps taps;
+    for (int i = 0; i < count; ++i) {
+        const float t = (first + float(i) * step - boxMin) / boxSpacing;
+        const float base = std::floor(t);
+        std::array<int, 4> nodes;
+        std::array<float, 4> signs;
+        for (int k = 0; k < 4; ++k) nodes[size_t(k)] = foldIntoBox(int(base) - 1 + k, boxPoints - 1, signs[size_t(k)]);
+        taps.nodes.push_back(nodes);
+        taps.weights.push_back(catmullRomWeights(t - base));
+        taps.signs.push_back(signs);
+    }
+    return taps;
+}
+
+// One pass of the separable interpolation: `in` (extent `from`, x fastest) interpolated along
+// `axis` to taps.nodes.size() points, the axis' own velocity component taking the mirror signs.
+std::vector<vec3> interpolateAlong(const std::vector<vec3>& in, ivec3 from, int axis, const AxisTaps& taps) {
+    ivec3 to = from;
+    to[axis] = int(taps.nodes.size());
+    std::vector<vec3> out(size_t(to.x) * size_t(to.y) * size_t(to.z));
+    const ivec3 stride(1, from.x, from.x * from.y);
     parallelForEach(
-        0, size_t(s.points.z),
+        0, size_t(to.z),
         [&](size_t z) {
-            for (int y = 0; y < s.points.y; ++y)
-                for (int x = 0; x < s.points.x; ++x)
-                    grid.at(x, y, int(z)) = uniform + velocityAt(s.pointPosition(x, y, int(z)));
+            for (int y = 0; y < to.y; ++y)
+                for (int x = 0; x < to.x; ++x) {
+                    const ivec3 o(x, y, int(z));
+                    const size_t i = size_t(o[axis]);
+                    ivec3 base = o;
+                    base[axis] = 0;
+                    const size_t start = size_t(base.x * stride.x + base.y * stride.y + base.z * stride.z);
+                    vec3 u(0.0f);
+                    for (size_t k = 0; k < 4; ++k) {
+                        vec3 node = in[start + size_t(taps.nodes[i][k] * stride[axis])];
+                        node[axis] *= taps.signs[i][k];
+                        u += taps.weights[i][k] * node;
+                    }
+                    out[size_t(x) + size_t(to.x) * (size_t(y) + size_t(to.y) * z)] = u;
+                }
         },
         1);
+    return out;
+}
+
+}  // namespace
+
+// velocityAt at every grid point, axis by axis: the Catmull-Rom weights are a product of one
+// per axis, so three passes of 4 taps give what 64 taps a point would.
+void BoxVortexInCell::sampleOnGrid(UniformGrid<vec3>& grid, const vec3& uniform) const {
+    const GridShape& s = grid.shape();
+    std::vector<vec3> values;
+    ivec3 extent = shape_.points;
+    for (int axis = 0; axis < 3; ++axis) {
+        const AxisTaps taps = tapsAlong(s.minCorner[axis], s.spacing[axis], s.points[axis], shape_.minCorner[axis],
+                                        shape_.spacing[axis], shape_.points[axis]);
+        values = interpolateAlong(axis == 0 ? velocity_.values() : values, extent, axis, taps);
+        extent[axis] = s.points[axis];
+    }
+    // Both grids number their points x fastest.
+    parallelForEach(0, values.size(), [&](size_t k) { grid.values()[k] = uniform + values[k]; });
 }
 
 }  // namespace vfx
