@@ -32,16 +32,24 @@ Vortons latticeVortons(const AxisBox& box, float h, Omega omega) {
     return v;
 }
 
-}  // namespace
-
-TEST(BoxVortexInCell, NoFlowCrossesAnyWall) {
-    std::mt19937 rng(7);
+// `count` vortons of spacing 0.05 at random in the box, their vorticity random up to 5 /s a component.
+Vortons randomVortons(int count, unsigned seed) {
+    std::mt19937 rng(seed);
     std::uniform_real_distribution<float> unit(0.0f, 1.0f), signed1(-1.0f, 1.0f);
     Vortons v;
-    for (int i = 0; i < 3000; ++i) {
+    for (int i = 0; i < count; ++i) {
         const vec3 p = kBox.lo + vec3(unit(rng), unit(rng), unit(rng)) * (kBox.hi - kBox.lo);
         v.add(p, vec3(signed1(rng), signed1(rng), signed1(rng)) * 5.0f, 0.05f, 0.05f * 0.05f * 0.05f);
     }
+    return v;
+}
+
+}  // namespace
+
+TEST(BoxVortexInCell, NoFlowCrossesAnyWall) {
+    const Vortons v = randomVortons(3000, 7);
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     BoxVortexInCell solver;
     solver.solve(v, kBox, 0.05f);
     float largest = 0.0f, normal = 0.0f;
@@ -62,13 +70,7 @@ TEST(BoxVortexInCell, NoFlowCrossesAnyWall) {
 // The flow sampled on a grid of another spacing, reaching past the walls, is the flow read at each
 // of its points (the same weights, taken axis by axis), to float round-off.
 TEST(BoxVortexInCell, SamplingOnAGridReadsTheFlowAtEachPoint) {
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<float> unit(0.0f, 1.0f), signed1(-1.0f, 1.0f);
-    Vortons v;
-    for (int i = 0; i < 2000; ++i) {
-        const vec3 p = kBox.lo + vec3(unit(rng), unit(rng), unit(rng)) * (kBox.hi - kBox.lo);
-        v.add(p, vec3(signed1(rng), signed1(rng), signed1(rng)) * 5.0f, 0.05f, 0.05f * 0.05f * 0.05f);
-    }
+    const Vortons v = randomVortons(2000, 3);
     BoxVortexInCell solver;
     solver.solve(v, kBox, 0.06f);
     GridShape shape;
