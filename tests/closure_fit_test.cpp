@@ -83,7 +83,7 @@ TEST(ClosureFit, ABallNearTheFloorInAStreamIsClosedWithItsImage) {
     const vec3 stream(1.0f, 0.0f, 0.0f);
     const std::vector<RigidBody> bodies{test::makeBody(makeSphereShape(0.2f, false), 2.0f, vec3(0.0f, 0.3f, 0.0f))};
     std::vector<PotentialFlow> flows{sphereInStream(vec3(0.0f, 0.3f, 0.0f), 0.2f, stream, 0)};
-    mirrorInBoxWalls(flows, vec3(-10.0f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f));
+    mirrorInBoxWalls(flows, BoxContainer{AxisBox{vec3(-10.0f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f)}});
     const float dipoleOnly = worstNormalSpeed(flows, stream);
     std::vector<PotentialFlow> unaware = flows;
     unaware[0].mirrors.clear();

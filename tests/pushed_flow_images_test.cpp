@@ -22,7 +22,7 @@ PotentialFlow ballNearTheFloor() {
 TEST(PushedFlowImages, ADipoleMirroredInTheFloorSendsNoFlowThroughIt) {
     // A box so large that only its floor (y = 0) is within the dipole's reach of 12 radii.
     std::vector<PotentialFlow> flows{ballNearTheFloor()};
-    mirrorInBoxWalls(flows, vec3(-10.0f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f));
+    mirrorInBoxWalls(flows, BoxContainer{AxisBox{vec3(-10.0f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f)}});
     ASSERT_EQ(flows[0].mirrors.size(), 1u);
     const std::vector<PotentialFlow> alone{ballNearTheFloor()};
     float worst = 0.0f, without = 0.0f;
@@ -40,7 +40,7 @@ TEST(PushedFlowImages, ADipoleMirroredInTheFloorSendsNoFlowThroughIt) {
 // flow through the wall, and the wall's through the floor; the image across the edge cancels both.
 TEST(PushedFlowImages, ADipoleNearAnEdgeSendsNoFlowThroughEitherWall) {
     std::vector<PotentialFlow> flows{ballNearTheFloor()};
-    mirrorInBoxWalls(flows, vec3(-0.3f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f));
+    mirrorInBoxWalls(flows, BoxContainer{AxisBox{vec3(-0.3f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f)}});
     ASSERT_EQ(flows[0].mirrors.size(), 3u);  // the floor, the wall, the edge
     std::vector<PotentialFlow> facesOnly = flows;
     facesOnly[0].mirrors.pop_back();
@@ -58,9 +58,35 @@ TEST(PushedFlowImages, ADipoleNearAnEdgeSendsNoFlowThroughEitherWall) {
     EXPECT_LT(wallFlow, 1e-6f * speed);
 }
 
+// The same edge in a box container tilted 35 degrees about (1, 2, 0.5) and moved: the images,
+// taken in the box's frame, cancel the flow through both walls to round-off.
+TEST(PushedFlowImages, InATiltedBoxTheEdgesImagesCancelTheFlowThroughBothWalls) {
+    BoxContainer tank{AxisBox{vec3(-0.3f, 0.0f, -10.0f), vec3(10.0f, 20.0f, 10.0f)}};
+    tank.orientation = glm::angleAxis(glm::radians(35.0f), glm::normalize(vec3(1.0f, 2.0f, 0.5f)));
+    tank.origin = vec3(0.3f, -0.2f, 0.1f);
+    const auto world = [&](const vec3& x) { return tank.origin + tank.orientation * x; };
+    PotentialFlow ball = ballNearTheFloor();
+    ball.centre = world(ball.centre);
+    std::vector<PotentialFlow> flows{ball};
+    mirrorInBoxWalls(flows, tank);
+    ASSERT_EQ(flows[0].mirrors.size(), 3u);
+    const vec3 floorNormal = tank.orientation * vec3(0.0f, 1.0f, 0.0f);
+    const vec3 wallNormal = tank.orientation * vec3(1.0f, 0.0f, 0.0f);
+    float floorFlow = 0.0f, wallFlow = 0.0f;
+    for (float a = 0.0f; a <= 0.6f; a += 0.05f)
+        for (float z = -0.6f; z <= 0.6f; z += 0.05f) {
+            const vec3 onFloor = world(vec3(a - 0.3f, 0.0f, z)), onWall = world(vec3(-0.3f, a, z));
+            floorFlow = std::max(floorFlow, std::abs(glm::dot(potentialFlowVelocity(flows, onFloor), floorNormal)));
+            wallFlow = std::max(wallFlow, std::abs(glm::dot(potentialFlowVelocity(flows, onWall), wallNormal)));
+        }
+    const float speed = glm::length(flows[0].relativeVelocity);
+    EXPECT_LT(floorFlow, 1e-5f * speed);
+    EXPECT_LT(wallFlow, 1e-5f * speed);
+}
+
 TEST(PushedFlowImages, TheImagesGradientIsTheVelocitysDerivative) {
     std::vector<PotentialFlow> flows{ballNearTheFloor()};
-    mirrorInBoxWalls(flows, vec3(-0.5f, 0.0f, -0.5f), vec3(0.5f, 1.0f, 0.5f));
+    mirrorInBoxWalls(flows, BoxContainer{AxisBox{vec3(-0.5f, 0.0f, -0.5f), vec3(0.5f, 1.0f, 0.5f)}});
     EXPECT_EQ(flows[0].mirrors.size(), 26u);  // 6 faces, 12 edges, 8 corners
     const float h = 1e-3f;
     for (const vec3& x : {vec3(0.3f, 0.05f, 0.1f), vec3(-0.2f, 0.5f, 0.3f), vec3(0.1f, 0.4f, -0.4f)}) {

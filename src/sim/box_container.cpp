@@ -14,15 +14,17 @@ int axisOf(const vec3& n) {
     return -1;
 }
 
-// The cavity of a container whose six faces are normal to the world axes, in world coordinates.
-std::optional<AxisBox> axisAlignedCavity(const RigidBody& body) {
+// The cavity of a container in the frame `frame` (world = origin + frame * x), when its six faces
+// are normal to that frame's axes.
+std::optional<AxisBox> cavityInFrame(const RigidBody& body, const vec3& origin, const quat& frame) {
     if (body.shape.kind != ShapeKind::Polytope || body.shape.planes.size() != 6) return std::nullopt;
+    const quat toFrame = glm::conjugate(frame);
     AxisBox box{vec3(1e30f), vec3(-1e30f)};
     for (const Plane& plane : body.shape.planes) {
-        const vec3 n = body.orientation * plane.normal;
+        const vec3 n = toFrame * (body.orientation * plane.normal);
         const int a = axisOf(n);
         if (a < 0) return std::nullopt;
-        const float at = body.toWorld(plane.normal * plane.d)[a];
+        const float at = (toFrame * (body.toWorld(plane.normal * plane.d) - origin))[a];
         if (n[a] > 0.0f)
             box.hi[a] = at;
         else
@@ -49,9 +51,17 @@ std::optional<BoxContainer> findBoxContainer(const std::vector<RigidBody>& bodie
         if (body.motion != MotionKind::Kinematic) return fail(label + " to be kinematic");
         if (body.kinematic.angularAmplitude != vec3(0.0f))
             return fail(label + " not to rotate (its angular_amplitude must be 0)");
-        const std::optional<AxisBox> cavity = axisAlignedCavity(body);
-        if (!cavity) return fail(label + " to be a box with its faces normal to the x, y and z axes");
-        found = BoxContainer{*cavity, body.velocity, i};
+        // Faces normal to the world axes: the world's frame; else the box's own, tilted.
+        BoxContainer container{{}, body.velocity, i, vec3(0.0f), quat(1.0f, 0.0f, 0.0f, 0.0f)};
+        std::optional<AxisBox> cavity = cavityInFrame(body, container.origin, container.orientation);
+        if (!cavity) {
+            container.origin = body.position;
+            container.orientation = body.orientation;
+            cavity = cavityInFrame(body, container.origin, container.orientation);
+        }
+        if (!cavity) return fail(label + " to be a box (six faces at right angles)");
+        container.box = *cavity;
+        found = container;
     }
     if (!found) return fail("a container that is a box (\"hole\": true), got none");
     return found;

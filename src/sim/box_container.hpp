@@ -1,6 +1,7 @@
 #pragma once
 // The container the box velocity solver (fluid.velocity_solver "box") works in: the scene's one
-// container, a box whose faces stay normal to the world axes (it may translate, not rotate).
+// container, a box; it may translate and be tilted, not rotate. The solver works in the box's
+// frame, whose axes are normal to its faces.
 #include "bodies/body.hpp"
 #include "sim/box_vortex_in_cell.hpp"
 
@@ -11,9 +12,15 @@
 namespace vfx {
 
 struct BoxContainer {
-    AxisBox box;          // the cavity in world coordinates, m
+    AxisBox box;          // the cavity in the box's frame, m
     vec3 velocity{0.0f};  // of its walls, m/s
     size_t body = 0;      // index in the bodies
+    // The box's frame: world = origin + orientation * frame; the world's own frame (no tilt)
+    // for a box whose faces are normal to the world axes.
+    vec3 origin{0.0f};
+    quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
+    bool tilted() const { return orientation != quat(1.0f, 0.0f, 0.0f, 0.0f); }
+    vec3 toFrame(const vec3& world) const { return glm::conjugate(orientation) * (world - origin); }
 };
 
 // The box container among `bodies`, or nothing with `why` saying what is missing.

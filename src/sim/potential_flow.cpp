@@ -75,12 +75,8 @@ mat3 ownPotentialFlowGradient(const PotentialFlow& f, const vec3& x) {
     return gradient;
 }
 
-// M G M for the diagonal reflection M: entry (i, j) changes sign when one of axes i, j is reflected.
-mat3 reflectGradient(const Mirror& m, const mat3& g) {
-    mat3 out;
-    for (int j = 0; j < 3; ++j) out[j] = m.sign[j] * m.sign * g[j];
-    return out;
-}
+// M G M for the reflection M.
+mat3 reflectGradient(const Mirror& m, const mat3& g) { return m.matrix * g * m.matrix; }
 
 }  // namespace
 
@@ -102,27 +98,37 @@ mat3 potentialFlowGradient(const std::vector<PotentialFlow>& flows, const vec3& 
     return gradient;
 }
 
-void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, const vec3& boxHi) {
+void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const BoxContainer& container) {
+    const mat3 frame = glm::mat3_cast(container.orientation);
+    const AxisBox& box = container.box;
     for (PotentialFlow& f : flows) {
         f.mirrors.clear();
         const float reach = kPotentialFlowReach * f.radius;
-        // Per axis: no reflection, or one in a wall within reach (shift 2 x wall).
+        const vec3 centre = container.toFrame(f.centre);
+        // Per axis of the box's frame: no reflection, or one in a wall within reach (shift 2 x wall).
         std::vector<float> shifts[3];
         for (int axis = 0; axis < 3; ++axis) {
-            if (f.centre[axis] - boxLo[axis] < reach) shifts[axis].push_back(2.0f * boxLo[axis]);
-            if (boxHi[axis] - f.centre[axis] < reach) shifts[axis].push_back(2.0f * boxHi[axis]);
+            if (centre[axis] - box.lo[axis] < reach) shifts[axis].push_back(2.0f * box.lo[axis]);
+            if (box.hi[axis] - centre[axis] < reach) shifts[axis].push_back(2.0f * box.hi[axis]);
         }
         for (int x = -1; x < int(shifts[0].size()); ++x)
             for (int y = -1; y < int(shifts[1].size()); ++y)
                 for (int z = -1; z < int(shifts[2].size()); ++z) {
                     if (x < 0 && y < 0 && z < 0) continue;  // the flow itself
-                    Mirror m;
+                    vec3 sign(1.0f), shift(0.0f);
                     const int choice[3] = {x, y, z};
                     for (int axis = 0; axis < 3; ++axis)
                         if (choice[axis] >= 0) {
-                            m.sign[axis] = -1.0f;
-                            m.shift[axis] = shifts[axis][size_t(choice[axis])];
+                            sign[axis] = -1.0f;
+                            shift[axis] = shifts[axis][size_t(choice[axis])];
                         }
+                    // In the frame x' = S x + s; in the world M = R S R^T, shift o + R s - M o.
+                    const mat3 reflection(vec3(sign.x, 0.0f, 0.0f), vec3(0.0f, sign.y, 0.0f), vec3(0.0f, 0.0f, sign.z));
+                    Mirror m{reflection, shift};
+                    if (container.tilted()) {
+                        m.matrix = frame * reflection * glm::transpose(frame);
+                        m.shift = container.origin + frame * shift - m.matrix * container.origin;
+                    }
                     f.mirrors.push_back(m);
                 }
     }

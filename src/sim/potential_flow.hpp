@@ -3,6 +3,7 @@
 // gradient where particles move, and what it does to the vortons' impulse.
 #include "bodies/body_motion.hpp"
 #include "core/uniform_grid.hpp"
+#include "sim/box_container.hpp"
 #include "sim/params.hpp"
 #include "sim/particles.hpp"
 #include "sim/sphere_closure.hpp"
@@ -11,13 +12,14 @@
 
 namespace vfx {
 
-// An image in a box container's walls, x' = sign * x + shift: the axes whose sign is -1 are
-// reflected, each in one wall (an image in a face, across an edge or through a corner).
+// An image in a box container's walls, x' = matrix x + shift: a reflection of the box frame's
+// axes, each in one wall (an image in a face, across an edge or through a corner), turned into
+// the world's frame (matrix symmetric and its own inverse).
 struct Mirror {
-    vec3 sign{1.0f};
+    mat3 matrix{1.0f};
     vec3 shift{0.0f};
-    vec3 reflect(const vec3& x) const { return sign * x + shift; }
-    vec3 reflectVector(const vec3& v) const { return sign * v; }
+    vec3 reflect(const vec3& x) const { return matrix * x + shift; }
+    vec3 reflectVector(const vec3& v) const { return matrix * v; }
 };
 
 // The irrotational flow a dynamic solid pushes aside as it moves through the fluid: the potential
@@ -51,7 +53,7 @@ std::vector<PotentialFlow> potentialFlows(const std::vector<RigidBody>& bodies, 
                                           const FluidParams& fluid);
 
 // The box container's images within reach of each flow, as its mirrors (box velocity solver).
-void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const vec3& boxLo, const vec3& boxHi);
+void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const BoxContainer& container);
 
 // Whether any of these spheres' closures reaches another sphere's surface or, through its image
 // in a wall, its own: then their fits depend on each other.

@@ -21,6 +21,8 @@
 
 namespace vfx {
 
+struct BoxContainer;
+
 class FluidMethodStep;
 struct ResolvedFlowAtVortons;
 
@@ -131,8 +133,8 @@ private:
     void updateGrid();
     void computeVelocityGrid();
     void solveVelocityGrid();
-    vec3 solveInBoxContainer() const;
-    void boxFlowAtPoints(const vec3& wall, const std::vector<vec3>& points, std::vector<vec3>& out) const;
+    BoxContainer solveInBoxContainer() const;
+    void boxFlowAtPoints(const BoxContainer& container, const std::vector<vec3>& points, std::vector<vec3>& out) const;
     void keepFlowOffWalls();
     void solvedVortexFlowAt(const std::vector<vec3>& points, std::vector<vec3>& out) const;
     void completePushedFlows(std::vector<PotentialFlow>& flows, bool solveAgain) const;

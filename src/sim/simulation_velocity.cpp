@@ -61,9 +61,26 @@ void Simulation::computeVelocityGrid() {
 
 void Simulation::solveVelocityGrid() {
     velocityGrid_.reshape(gridShape_);  // every solver writes every point
+    const auto gridPoints = [this]() -> const std::vector<vec3>& {
+        std::vector<vec3>& points = work_->gridPoints;
+        points.resize(gridShape_.pointCount());
+        const ivec3 n = gridShape_.points;
+        parallelForEach(
+            0, size_t(n.z),
+            [&](size_t z) {
+                for (int y = 0; y < n.y; ++y)
+                    for (int x = 0; x < n.x; ++x)
+                        points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
+            },
+            1);
+        return points;
+    };
     if (fluid_.velocitySolver == VelocitySolver::Box) {
-        const vec3 wall = solveInBoxContainer();
-        work_->boxSolver.sampleOnGrid(velocityGrid_, wall);
+        const BoxContainer container = solveInBoxContainer();
+        if (container.tilted())
+            boxFlowAtPoints(container, gridPoints(), velocityGrid_.values());
+        else
+            work_->boxSolver.sampleOnGrid(velocityGrid_, container.velocity);
         return;
     }
     if (fluid_.velocitySolver == VelocitySolver::Tree) {
@@ -71,18 +88,7 @@ void Simulation::solveVelocityGrid() {
         work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
         return;
     }
-    std::vector<vec3>& points = work_->gridPoints;
-    points.resize(gridShape_.pointCount());
-    const ivec3 n = gridShape_.points;
-    parallelForEach(
-        0, size_t(n.z),
-        [&](size_t z) {
-            for (int y = 0; y < n.y; ++y)
-                for (int x = 0; x < n.x; ++x)
-                    points[gridShape_.index(x, y, int(z))] = gridShape_.pointPosition(x, y, int(z));
-        },
-        1);
-    velocityAtPoints(points, velocityGrid_.values());
+    velocityAtPoints(gridPoints(), velocityGrid_.values());
 }
 
 // Solves the wall sources against the vortex flow and the flows solids push aside at the walls,
@@ -109,7 +115,7 @@ void Simulation::solvedVortexFlowAt(const std::vector<vec3>& points, std::vector
     else if (fluid_.velocitySolver == VelocitySolver::Tree)
         work_->tree.velocity(points, out, fluid_.treeOpeningAngle);
     else if (fluid_.velocitySolver == VelocitySolver::Box)
-        boxFlowAtPoints(requireBoxContainer(bodies_).velocity, points, out);
+        boxFlowAtPoints(requireBoxContainer(bodies_), points, out);
     else
         velocityAtPoints(points, out);
 }
@@ -122,8 +128,7 @@ void Simulation::solvedVortexFlowAt(const std::vector<vec3>& points, std::vector
 // fitted jointly (sim/closure_fit.hpp).
 void Simulation::completePushedFlows(std::vector<PotentialFlow>& flows, bool solveAgain) const {
     if (fluid_.velocitySolver == VelocitySolver::Box) {
-        const BoxContainer container = requireBoxContainer(bodies_);
-        mirrorInBoxWalls(flows, container.box.lo, container.box.hi);
+        mirrorInBoxWalls(flows, requireBoxContainer(bodies_));
     }
     if (!fluid_.closeSolids) return;
     // Every sphere's collocation points, and the vortex flow and the wall sources' there, in one
@@ -150,9 +155,9 @@ std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {
     return flows;
 }
 
-// The box container's vortex-in-cell solved for the vortons as they are now; returns the
-// container's velocity, the flow's uniform part.
-vec3 Simulation::solveInBoxContainer() const {
+// The box container's vortex-in-cell solved for the vortons as they are now, in the box's frame;
+// returns the container.
+BoxContainer Simulation::solveInBoxContainer() const {
     const BoxContainer container = requireBoxContainer(bodies_);
     // About fluid.grid_cells_per_vorton cells a vorton over the whole box, so the cost stays
     // O(N log N) (spreading, six sine/cosine transforms, the curl); a flow filling a small part
@@ -160,19 +165,41 @@ vec3 Simulation::solveInBoxContainer() const {
     const vec3 size = container.box.hi - container.box.lo;
     const float cells = std::max(float(vortons_.size()) * fluid_.gridCellsPerVorton, 64.0f);
     const float spacing = std::cbrt(size.x * size.y * size.z / cells);
-    work_->boxSolver.solve(vortons_, container.box, spacing);
-    return container.velocity;
+    if (!container.tilted()) {
+        work_->boxSolver.solve(vortons_, container.box, spacing);
+        return container;
+    }
+    Vortons& inFrame = work_->vortonsInBoxFrame;
+    inFrame = vortons_;
+    const quat toFrame = glm::conjugate(container.orientation);
+    parallelForEach(0, inFrame.size(), [&](size_t i) {
+        inFrame.position[i] = container.toFrame(vortons_.position[i]);
+        inFrame.vorticity[i] = toFrame * vortons_.vorticity[i];
+    });
+    work_->boxSolver.solve(inFrame, container.box, spacing);
+    return container;
 }
 
-// The box solver's last solution plus the walls' velocity at each point.
-void Simulation::boxFlowAtPoints(const vec3& wall, const std::vector<vec3>& points, std::vector<vec3>& out) const {
+// The box solver's last solution, turned from the box's frame to the world's, plus the walls'
+// velocity, at each point.
+void Simulation::boxFlowAtPoints(const BoxContainer& container, const std::vector<vec3>& points,
+                                 std::vector<vec3>& out) const {
     out.resize(points.size());
-    parallelForEach(0, points.size(), [&](size_t i) { out[i] = wall + work_->boxSolver.velocityAt(points[i]); });
+    const BoxVortexInCell& solver = work_->boxSolver;
+    if (!container.tilted()) {
+        parallelForEach(0, points.size(),
+                        [&](size_t i) { out[i] = container.velocity + solver.velocityAt(points[i]); });
+        return;
+    }
+    parallelForEach(0, points.size(), [&](size_t i) {
+        out[i] = container.velocity + container.orientation * solver.velocityAt(container.toFrame(points[i]));
+    });
 }
 
 void Simulation::velocityAtPoints(const std::vector<vec3>& points, std::vector<vec3>& out) const {
     if (fluid_.velocitySolver == VelocitySolver::Box) {
-        boxFlowAtPoints(solveInBoxContainer(), points, out);
+        const BoxContainer container = solveInBoxContainer();
+        boxFlowAtPoints(container, points, out);
         return;
     }
     if (fluid_.velocitySolver == VelocitySolver::Direct) {

@@ -21,6 +21,7 @@ namespace vfx {
 struct Simulation::Workspace {
     VortonTree tree;
     BoxVortexInCell boxSolver;  // fluid.velocity_solver box
+    Vortons vortonsInBoxFrame;  // the vortons turned into a tilted box container's frame
     SphFluid sph;
     PseDiffusion pse;
     DynamicCoefficient dynamic;
