@@ -218,8 +218,11 @@ TEST(BoxVortexInCell, ATiltedBoxHoldsTheUprightBoxsFlowTurned) {
         largest = std::max(largest, glm::length(u[i]));
     }
     ASSERT_GT(largest, 0.01f);
-    EXPECT_LT(worst, 1e-4f * largest);
-    EXPECT_LT(largestWallNormalSpeed(measureWallFlow(sims[1])), 1e-4f * largest);
+    // Turning a point of the 2 m box into the frame and back moves it by a few float roundings
+    // (about 1e-7 m); across the flow's 0.06 m cells that is a few 1e-6 of its speed, well under
+    // 1e-5, as in the upright box's wall test.
+    EXPECT_LT(worst, 1e-5f * largest);
+    EXPECT_LT(largestWallNormalSpeed(measureWallFlow(sims[1])), 1e-5f * largest);
 }
 
 // The box solver spreads its three components and takes its curl on several threads (each

@@ -67,11 +67,19 @@ float worstNormalSpeed(const std::vector<PotentialFlow>& flows, const vec3& stre
     return worst;
 }
 
-std::vector<vec3> streamAtCollocationPoints(const std::vector<PotentialFlow>& flows, const vec3& stream) {
-    std::vector<vec3> around;
+// Every sphere's collocation points, sphere after sphere.
+std::vector<vec3> collocationPoints(const std::vector<PotentialFlow>& flows) {
+    std::vector<vec3> points;
     for (const PotentialFlow& f : flows)
-        for (size_t i = 0; i < closureCollocationPoints(f.centre, f.radius).size(); ++i) around.push_back(stream);
-    return around;
+        for (const vec3& p : closureCollocationPoints(f.centre, f.radius)) points.push_back(p);
+    return points;
+}
+
+// Fits the closures of all the flows (each a sphere's) in a uniform stream.
+void fitInStream(std::vector<PotentialFlow>& flows, const std::vector<size_t>& spheres, const vec3& stream,
+                 const std::vector<RigidBody>& bodies) {
+    const std::vector<vec3> points = collocationPoints(flows);
+    fitClosures(flows, spheres, points, std::vector<vec3>(points.size(), stream), bodies);
 }
 
 // A ball of radius 0.2 with its centre 0.3 above the floor (y = 0) of a large box, in a stream of
@@ -87,9 +95,9 @@ TEST(ClosureFit, ABallNearTheFloorInAStreamIsClosedWithItsImage) {
     const float dipoleOnly = worstNormalSpeed(flows, stream);
     std::vector<PotentialFlow> unaware = flows;
     unaware[0].mirrors.clear();
-    fitClosures(unaware, {0}, streamAtCollocationPoints(unaware, stream), bodies);
+    fitInStream(unaware, {0}, stream, bodies);
     unaware[0].mirrors = flows[0].mirrors;
-    fitClosures(flows, {0}, streamAtCollocationPoints(flows, stream), bodies);
+    fitInStream(flows, {0}, stream, bodies);
     EXPECT_GT(dipoleOnly, 0.02f);
     EXPECT_GT(worstNormalSpeed(unaware, stream), 0.5f * dipoleOnly);
     EXPECT_LT(worstNormalSpeed(flows, stream), 2e-3f * dipoleOnly);
@@ -105,7 +113,7 @@ TEST(ClosureFit, TwoBallsSideBySideCloseEachOther) {
     std::vector<PotentialFlow> flows{sphereInStream(bodies[0].position, 0.2f, stream, 0),
                                      sphereInStream(bodies[1].position, 0.2f, stream, 1)};
     const float dipolesOnly = worstNormalSpeed(flows, stream);
-    fitClosures(flows, {0, 1}, streamAtCollocationPoints(flows, stream), bodies);
+    fitInStream(flows, {0, 1}, stream, bodies);
     EXPECT_GT(dipolesOnly, 0.03f);
     EXPECT_LT(worstNormalSpeed(flows, stream), 2e-3f * dipolesOnly);
 }

@@ -162,7 +162,7 @@ void integrateBodies(std::vector<RigidBody>& bodies, double timeAfterStep, float
     }
     for (const auto& [body, container] : held) {
         // The radius of the sphere of the body's volume.
-        const float radius = std::cbrt(0.75f * bodies[body].shape.volume() / 3.14159265f);
+        const float radius = std::cbrt(0.75f * bodies[body].shape.volume() / kPi);
         keepInsideContainer(bodies[body], bodies[container], contactFilm * radius);
     }
 }

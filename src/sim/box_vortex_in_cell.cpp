@@ -219,13 +219,12 @@ void BoxVortexInCell::takeCurl() {
 
 namespace {
 
-// Catmull-Rom (M4') weights of the nodes -1, 0, 1, 2 round a fraction f in [0, 1]: interpolating
-// and C1, so the flow's normal speed over a ball a few cells wide has no kinks at cell faces for
-// its closure's fit to miss (trilinear weights left 0.7 mm/s, 1% of the peak speed, at one).
+// Weights of the nodes -1, 0, 1, 2 round a fraction f in [0, 1]: M4' (sim/remesh.hpp), the
+// Catmull-Rom spline, interpolating and C1, so the flow's normal speed over a ball a few cells
+// wide has no kinks at cell faces for its closure's fit to miss (trilinear weights left 0.7 mm/s,
+// 1% of the peak speed, at one).
 std::array<float, 4> catmullRomWeights(float f) {
-    const float f2 = f * f, f3 = f2 * f;
-    return {-0.5f * f3 + f2 - 0.5f * f, 1.5f * f3 - 2.5f * f2 + 1.0f, -1.5f * f3 + 2.0f * f2 + 0.5f * f,
-            0.5f * f3 - 0.5f * f2};
+    return {m4PrimeWeight(f + 1.0f), m4PrimeWeight(f), m4PrimeWeight(f - 1.0f), m4PrimeWeight(f - 2.0f)};
 }
 
 // A node index on an axis of `last` + 1 points folded into the box by the walls' mirrors (period

@@ -56,16 +56,14 @@ void setClosures(std::vector<PotentialFlow>& flows, const SphereSet& set, const 
 
 }  // namespace
 
-void fitClosures(std::vector<PotentialFlow>& flows, const std::vector<size_t>& spheres, const std::vector<vec3>& around,
-                 const std::vector<RigidBody>& bodies) {
-    SphereSet set{spheres, around.size() / spheres.size(), {}, {}};
-    for (size_t k : spheres) {
-        flows[k].closure = SphereClosure{};
-        for (const vec3& p : closureCollocationPoints(flows[k].centre, flows[k].radius)) {
-            set.points.push_back(p);
-            set.normals.push_back(glm::normalize(p - flows[k].centre));
-        }
+void fitClosures(std::vector<PotentialFlow>& flows, const std::vector<size_t>& spheres, const std::vector<vec3>& points,
+                 const std::vector<vec3>& around, const std::vector<RigidBody>& bodies) {
+    SphereSet set{spheres, points.size() / spheres.size(), points, {}};
+    for (size_t k = 0; k < points.size(); ++k) {
+        const PotentialFlow& f = flows[spheres[k / set.perSphere]];
+        set.normals.push_back(glm::normalize(points[k] - f.centre));
     }
+    for (size_t k : spheres) flows[k].closure = SphereClosure{};
     // b: the body's normal speed less the flow's (vortices, wall sources, dipoles and their images).
     std::vector<double> b = normalSpeedsFrom(flows, set);
     for (size_t k = 0; k < b.size(); ++k) {

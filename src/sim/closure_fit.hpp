@@ -14,9 +14,10 @@
 namespace vfx {
 
 // Sets the closure of each flow in `spheres` (indices into `flows`, each a sphere's), from the
-// flow `around` them (vortex flow and wall sources) at their collocation points, sphere after
-// sphere. The flows' dipoles and images are already in place.
-void fitClosures(std::vector<PotentialFlow>& flows, const std::vector<size_t>& spheres, const std::vector<vec3>& around,
-                 const std::vector<RigidBody>& bodies);
+// flow `around` them (vortex flow and wall sources) at their collocation `points`
+// (closureCollocationPoints, sphere after sphere). The flows' dipoles and images are already in
+// place.
+void fitClosures(std::vector<PotentialFlow>& flows, const std::vector<size_t>& spheres, const std::vector<vec3>& points,
+                 const std::vector<vec3>& around, const std::vector<RigidBody>& bodies);
 
 }  // namespace vfx

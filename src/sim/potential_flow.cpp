@@ -122,14 +122,11 @@ void mirrorInBoxWalls(std::vector<PotentialFlow>& flows, const BoxContainer& con
                             sign[axis] = -1.0f;
                             shift[axis] = shifts[axis][size_t(choice[axis])];
                         }
-                    // In the frame x' = S x + s; in the world M = R S R^T, shift o + R s - M o.
+                    // In the frame x' = S x + s; in the world M = R S R^T, shift o + R s - M o (for
+                    // an upright box R = I and o = 0 exactly, so M = S and the shift is s).
                     const mat3 reflection(vec3(sign.x, 0.0f, 0.0f), vec3(0.0f, sign.y, 0.0f), vec3(0.0f, 0.0f, sign.z));
-                    Mirror m{reflection, shift};
-                    if (container.tilted()) {
-                        m.matrix = frame * reflection * glm::transpose(frame);
-                        m.shift = container.origin + frame * shift - m.matrix * container.origin;
-                    }
-                    f.mirrors.push_back(m);
+                    const mat3 matrix = frame * reflection * glm::transpose(frame);
+                    f.mirrors.push_back({matrix, container.origin + frame * shift - matrix * container.origin});
                 }
     }
 }

@@ -146,7 +146,7 @@ void Simulation::completePushedFlows(std::vector<PotentialFlow>& flows, bool sol
     else
         solvedVortexFlowAt(points, around);
     for (size_t i = 0; i < points.size(); ++i) around[i] += wallSourceVelocity(points[i]);
-    fitClosures(flows, spheres, around, bodies_);
+    fitClosures(flows, spheres, points, around, bodies_);
 }
 
 std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {
@@ -186,11 +186,6 @@ void Simulation::boxFlowAtPoints(const BoxContainer& container, const std::vecto
                                  std::vector<vec3>& out) const {
     out.resize(points.size());
     const BoxVortexInCell& solver = work_->boxSolver;
-    if (!container.tilted()) {
-        parallelForEach(0, points.size(),
-                        [&](size_t i) { out[i] = container.velocity + solver.velocityAt(points[i]); });
-        return;
-    }
     parallelForEach(0, points.size(), [&](size_t i) {
         out[i] = container.velocity + container.orientation * solver.velocityAt(container.toFrame(points[i]));
     });

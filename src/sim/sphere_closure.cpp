@@ -147,7 +147,7 @@ std::vector<double> closureStrengths(float radius, const std::vector<double>& no
         },
         16);
     // A source Q at the centre sends Q / (4 pi R^2) through every point of the surface.
-    strengths[s] = mean * 4.0 * 3.141592653589793 * scale;
+    strengths[s] = mean * 4.0 * kPiDouble * scale;
     return strengths;
 }
 
