@@ -33,7 +33,7 @@ size_t particlesOutside(const Simulation& sim, const RigidBody& tank) {
 }
 
 TEST(ContainerPresets, NoFlowCrossesTheirWallsByOnePercentOfThePeakSpeed) {
-    for (const std::string name : {"sloshing_tank", "drop_in_box", "stratified_ball", "sinking_ball"}) {
+    for (const std::string name : {"sloshing_tank", "rocking_tank", "drop_in_box", "stratified_ball", "sinking_ball"}) {
         Simulation sim;
         const Scene scene =
             loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/" + name + ".json", {"tracers.0.count=500"});

@@ -7,10 +7,11 @@ namespace vfx {
 
 namespace {
 
-// The axis a unit vector lies along (within 1e-4), or -1.
+// The axis a unit vector lies along (its other components below 1e-6, a micro-radian: a box
+// turned by more, as a rocking tank passing upright, is solved in its own frame), or -1.
 int axisOf(const vec3& n) {
     for (int a = 0; a < 3; ++a)
-        if (std::abs(std::abs(n[a]) - 1.0f) < 1e-4f) return a;
+        if (std::abs(n[(a + 1) % 3]) < 1e-6f && std::abs(n[(a + 2) % 3]) < 1e-6f) return a;
     return -1;
 }
 
@@ -49,10 +50,12 @@ std::optional<BoxContainer> findBoxContainer(const std::vector<RigidBody>& bodie
         if (found) return fail("exactly one container, got two or more");
         const std::string label = "container \"" + body.name + "\"";
         if (body.motion != MotionKind::Kinematic) return fail(label + " to be kinematic");
-        if (body.kinematic.angularAmplitude != vec3(0.0f))
-            return fail(label + " not to rotate (its angular_amplitude must be 0)");
         // Faces normal to the world axes: the world's frame; else the box's own, tilted.
-        BoxContainer container{{}, body.velocity, i, vec3(0.0f), quat(1.0f, 0.0f, 0.0f, 0.0f)};
+        BoxContainer container;
+        container.velocity = body.velocity;
+        container.angularVelocity = body.angularVelocity;
+        container.pivot = body.position;
+        container.body = i;
         std::optional<AxisBox> cavity = cavityInFrame(body, container.origin, container.orientation);
         if (!cavity) {
             container.origin = body.position;

@@ -83,12 +83,12 @@ void BoxVortexInCell::prepare(const AxisBox& box, float spacing) {
     }
 }
 
-void BoxVortexInCell::solve(const Vortons& vortons, const AxisBox& box, float spacing) {
+void BoxVortexInCell::solve(const Vortons& vortons, const AxisBox& box, float spacing, const vec3& uniformVorticity) {
     prepare(box, spacing);
     parallelForEach(
         0, 3,
         [&](size_t c) {
-            deposit(vortons, int(c));
+            deposit(vortons, int(c), uniformVorticity[int(c)]);
             invertLaplacian(int(c));
             padPotential(int(c));
         },
@@ -96,10 +96,11 @@ void BoxVortexInCell::solve(const Vortons& vortons, const AxisBox& box, float sp
     takeCurl();
 }
 
-// omega_c of every vorton spread with M4' weights (per unit volume), folded at the walls.
-void BoxVortexInCell::deposit(const Vortons& vortons, int c) {
+// omega_c of every vorton spread with M4' weights (per unit volume), folded at the walls, on top
+// of a uniform omega_c (its images make it a square wave across the walls on the sine axes).
+void BoxVortexInCell::deposit(const Vortons& vortons, int c, float uniform) {
     Component& comp = components_[size_t(c)];
-    std::fill(comp.values.begin(), comp.values.end(), 0.0f);
+    std::fill(comp.values.begin(), comp.values.end(), uniform);
     const ivec3 last = shape_.points - ivec3(1);
     const float perVolume = 1.0f / shape_.cellVolume();
     const size_t sx = 1, sy = size_t(comp.extent.x), sz = sy * size_t(comp.extent.y);
@@ -181,7 +182,11 @@ float BoxVortexInCell::psi(int c, ivec3 node) const {
     return sign * comp.values[index];
 }
 
-// psi_c on the grid with one layer of images all round, so the curl reads plain neighbours.
+// psi_c on the grid with one layer round it, so the curl reads plain neighbours. Beyond a wall on
+// which psi_c is zero (the walls its sine axes end on) the layer is extrapolated quadratically,
+// psi(-1) = psi(2) - 3 psi(1), so the wall's tangential flow is second-order, where its odd image
+// would give the flow there half a cell's worth of the vorticity at the wall (omega h / 2) too
+// much; elsewhere the layer holds images (read only at corners the curl does not use).
 void BoxVortexInCell::padPotential(int c) {
     const ivec3 n = shape_.points + ivec3(2);
     std::vector<float>& padded = components_[size_t(c)].padded;
@@ -190,6 +195,19 @@ void BoxVortexInCell::padPotential(int c) {
     for (int z = 0; z < n.z; ++z)
         for (int y = 0; y < n.y; ++y)
             for (int x = 0; x < n.x; ++x) padded[k++] = psi(c, ivec3(x - 1, y - 1, z - 1));
+    const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * size_t(n.y)};
+    for (int a = 0; a < 3; ++a) {
+        if (a == c) continue;
+        const int b = (a + 1) % 3, d = (a + 2) % 3;
+        const int outer = n[a] - 1;
+        for (int j = 1; j + 1 < n[d]; ++j)
+            for (int i = 1; i + 1 < n[b]; ++i) {
+                const size_t row = size_t(i) * stride[b] + size_t(j) * stride[d];
+                const auto at = [&](int m) -> float& { return padded[row + size_t(m) * stride[a]]; };
+                at(0) = at(3) - 3.0f * at(2);
+                at(outer) = at(outer - 3) - 3.0f * at(outer - 2);
+            }
+    }
 }
 
 void BoxVortexInCell::takeCurl() {
@@ -237,61 +255,75 @@ int foldIntoBox(int n, int last, float& sign) {
     return m > last ? period - m : m;
 }
 
+// The four nodes, weights and mirror signs that read the flow at grid coordinate t along an axis
+// of `last` + 1 points. Outside the box the nodes fold back in (the walls' images' flow). Inside
+// it the node a cell beyond a wall is extrapolated, 2 u(wall) - u(next), not mirrored: vorticity
+// at a wall makes the tangential flow's mirror image a V across the wall, which Catmull-Rom would
+// round off by a fifth of omega h; the normal component (zero on the wall) reads the same either
+// way.
+struct ReadTaps {
+    std::array<int, 4> nodes;
+    std::array<float, 4> weights, signs;
+};
+
+ReadTaps readTaps(float t, int last) {
+    ReadTaps taps;
+    const float base = std::floor(t);
+    taps.weights = catmullRomWeights(t - base);
+    const int first = int(base) - 1;
+    for (int k = 0; k < 4; ++k) taps.nodes[size_t(k)] = foldIntoBox(first + k, last, taps.signs[size_t(k)]);
+    if (t < 0.0f || t > float(last)) return taps;
+    if (first == -1) {  // nodes -1, 0, 1, 2: u(-1) = 2 u(0) - u(1)
+        taps.weights[1] += 2.0f * taps.weights[0];
+        taps.weights[2] -= taps.weights[0];
+        taps.weights[0] = 0.0f;
+        taps.signs[0] = 1.0f;
+    }
+    if (first + 3 == last + 1) {  // nodes last - 2 .. last + 1: u(last + 1) = 2 u(last) - u(last - 1)
+        taps.weights[2] += 2.0f * taps.weights[3];
+        taps.weights[1] -= taps.weights[3];
+        taps.weights[3] = 0.0f;
+        taps.signs[3] = 1.0f;
+    }
+    return taps;
+}
+
 }  // namespace
 
 vec3 BoxVortexInCell::velocityAt(const vec3& p) const {
     // Nodes beyond a wall are the mirror images of those inside (normal component odd, the others
-    // even), so points outside the box see the images' flow and the normal flow at a wall is zero.
+    // even) or, next to a wall, extrapolated (readTaps): the normal flow at a wall is zero.
     const vec3 t = (p - shape_.minCorner) / shape_.spacing;
-    std::array<std::array<float, 4>, 3> weights, signs;
-    std::array<std::array<int, 4>, 3> nodes;
-    for (int a = 0; a < 3; ++a) {
-        const float base = std::floor(t[a]);
-        weights[size_t(a)] = catmullRomWeights(t[a] - base);
-        for (int k = 0; k < 4; ++k)
-            nodes[size_t(a)][size_t(k)] =
-                foldIntoBox(int(base) - 1 + k, shape_.points[a] - 1, signs[size_t(a)][size_t(k)]);
-    }
+    std::array<ReadTaps, 3> taps;
+    for (int a = 0; a < 3; ++a) taps[size_t(a)] = readTaps(t[a], shape_.points[a] - 1);
     vec3 u(0.0f);
     for (size_t k = 0; k < 4; ++k)
         for (size_t j = 0; j < 4; ++j)
             for (size_t i = 0; i < 4; ++i) {
-                const vec3& node = velocity_.at(nodes[0][i], nodes[1][j], nodes[2][k]);
-                const float w = weights[0][i] * weights[1][j] * weights[2][k];
-                u += w * vec3(signs[0][i] * node.x, signs[1][j] * node.y, signs[2][k] * node.z);
+                const vec3& node = velocity_.at(taps[0].nodes[i], taps[1].nodes[j], taps[2].nodes[k]);
+                const float w = taps[0].weights[i] * taps[1].weights[j] * taps[2].weights[k];
+                u += w * vec3(taps[0].signs[i] * node.x, taps[1].signs[j] * node.y, taps[2].signs[k] * node.z);
             }
     return u;
 }
 
 namespace {
 
-// The four box nodes, weights and mirror signs of velocityAt along one axis for each of `count`
-// coordinates from `first` at `step` (m).
-struct AxisTaps {
-    std::vector<std::array<int, 4>> nodes;
-    std::vector<std::array<float, 4>> weights, signs;
-};
-
-AxisTaps tapsAlong(float first, float step, int count, float boxMin, float boxSpacing, int boxPoints) {
-    AxisTaps taps;
-    for (int i = 0; i < count; ++i) {
-        const float t = (first + float(i) * step - boxMin) / boxSpacing;
-        const float base = std::floor(t);
-        std::array<int, 4> nodes;
-        std::array<float, 4> signs;
-        for (int k = 0; k < 4; ++k) nodes[size_t(k)] = foldIntoBox(int(base) - 1 + k, boxPoints - 1, signs[size_t(k)]);
-        taps.nodes.push_back(nodes);
-        taps.weights.push_back(catmullRomWeights(t - base));
-        taps.signs.push_back(signs);
-    }
+// The read taps of velocityAt along one axis for each of `count` coordinates from `first` at
+// `step` (m).
+std::vector<ReadTaps> tapsAlong(float first, float step, int count, float boxMin, float boxSpacing, int boxPoints) {
+    std::vector<ReadTaps> taps;
+    for (int i = 0; i < count; ++i)
+        taps.push_back(readTaps((first + float(i) * step - boxMin) / boxSpacing, boxPoints - 1));
     return taps;
 }
 
 // One pass of the separable interpolation: `in` (extent `from`, x fastest) interpolated along
 // `axis` to taps.nodes.size() points, the axis' own velocity component taking the mirror signs.
-std::vector<vec3> interpolateAlong(const std::vector<vec3>& in, ivec3 from, int axis, const AxisTaps& taps) {
+std::vector<vec3> interpolateAlong(const std::vector<vec3>& in, ivec3 from, int axis,
+                                   const std::vector<ReadTaps>& taps) {
     ivec3 to = from;
-    to[axis] = int(taps.nodes.size());
+    to[axis] = int(taps.size());
     std::vector<vec3> out(size_t(to.x) * size_t(to.y) * size_t(to.z));
     const ivec3 stride(1, from.x, from.x * from.y);
     parallelForEach(
@@ -306,9 +338,9 @@ std::vector<vec3> interpolateAlong(const std::vector<vec3>& in, ivec3 from, int 
                     const size_t start = size_t(base.x * stride.x + base.y * stride.y + base.z * stride.z);
                     vec3 u(0.0f);
                     for (size_t k = 0; k < 4; ++k) {
-                        vec3 node = in[start + size_t(taps.nodes[i][k] * stride[axis])];
-                        node[axis] *= taps.signs[i][k];
-                        u += taps.weights[i][k] * node;
+                        vec3 node = in[start + size_t(taps[i].nodes[k] * stride[axis])];
+                        node[axis] *= taps[i].signs[k];
+                        u += taps[i].weights[k] * node;
                     }
                     out[size_t(x) + size_t(to.x) * (size_t(y) + size_t(to.y) * z)] = u;
                 }
@@ -326,8 +358,8 @@ void BoxVortexInCell::sampleOnGrid(UniformGrid<vec3>& grid, const vec3& uniform)
     std::vector<vec3> values;
     ivec3 extent = shape_.points;
     for (int axis = 0; axis < 3; ++axis) {
-        const AxisTaps taps = tapsAlong(s.minCorner[axis], s.spacing[axis], s.points[axis], shape_.minCorner[axis],
-                                        shape_.spacing[axis], shape_.points[axis]);
+        const std::vector<ReadTaps> taps = tapsAlong(s.minCorner[axis], s.spacing[axis], s.points[axis],
+                                                     shape_.minCorner[axis], shape_.spacing[axis], shape_.points[axis]);
         values = interpolateAlong(axis == 0 ? velocity_.values() : values, extent, axis, taps);
         extent[axis] = s.points[axis];
     }

@@ -28,8 +28,9 @@ public:
     BoxVortexInCell& operator=(const BoxVortexInCell&) = delete;
 
     // Solves for the flow the vortons induce in `box` (m), on a grid of about `spacing` (m) with
-    // at least 3 points an axis.
-    void solve(const Vortons& vortons, const AxisBox& box, float spacing);
+    // at least 3 points an axis, with `uniformVorticity` (1/s) filling the box on top of theirs
+    // (a rotating box's -2 Omega: the flow relative to its rigid rotation).
+    void solve(const Vortons& vortons, const AxisBox& box, float spacing, const vec3& uniformVorticity = vec3(0.0f));
     // The flow at p (m/s): inside the box interpolated from the grid (Catmull-Rom), outside it the mirror
     // image of the inside (what the walls' images give there).
     vec3 velocityAt(const vec3& p) const;
@@ -46,7 +47,7 @@ private:
     };
     void prepare(const AxisBox& box, float spacing);
     void releasePlans();
-    void deposit(const Vortons& vortons, int c);
+    void deposit(const Vortons& vortons, int c, float uniform);
     void invertLaplacian(int c);
     float psi(int c, ivec3 node) const;
     void padPotential(int c);

@@ -93,7 +93,7 @@ void addVelocity(std::vector<ParamSpec>& t) {
         "velocity_solver", &F::velocitySolver,
         "Velocity from vorticity: Barnes-Hut tree code, O(N log N); direct summation over all vortons, O(N^2); or box: "
         "vortex-in-cell on the scene's box container (sine/cosine FFTs), with no flow through its walls and vortex "
-        "lines free to end on them (needs one container, a box, that may translate and be tilted but not rotate)."));
+        "lines free to end on them (needs one container, a box, which may move, tilt and rotate)."));
     t.push_back(
         fluidParam("tree_opening_angle", &F::treeOpeningAngle,
                    "Barnes-Hut opening angle theta: a cluster acts as one when size/distance is below it and its "

@@ -77,7 +77,7 @@ void Simulation::solveVelocityGrid() {
     };
     if (fluid_.velocitySolver == VelocitySolver::Box) {
         const BoxContainer container = solveInBoxContainer();
-        if (container.tilted())
+        if (container.tilted() || container.rotating())
             boxFlowAtPoints(container, gridPoints(), velocityGrid_.values());
         else
             work_->boxSolver.sampleOnGrid(velocityGrid_, container.velocity);
@@ -156,7 +156,10 @@ std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {
 }
 
 // The box container's vortex-in-cell solved for the vortons as they are now, in the box's frame;
-// returns the container.
+// returns the container. A rotating box's flow is its rigid rotation plus the flow relative to it,
+// which has no normal component at the walls and the vorticity omega - 2 Omega (the fluid's own,
+// less the rotation's): with no vortons, the irrotational flow a turning tank gives still water
+// (Lamb, "Hydrodynamics", sec. 72; Saint-Venant's torsion problem in a box's cross-section).
 BoxContainer Simulation::solveInBoxContainer() const {
     const BoxContainer container = requireBoxContainer(bodies_);
     // About fluid.grid_cells_per_vorton cells a vorton over the whole box, so the cost stays
@@ -165,29 +168,31 @@ BoxContainer Simulation::solveInBoxContainer() const {
     const vec3 size = container.box.hi - container.box.lo;
     const float cells = std::max(float(vortons_.size()) * fluid_.gridCellsPerVorton, 64.0f);
     const float spacing = std::cbrt(size.x * size.y * size.z / cells);
+    const quat toFrame = glm::conjugate(container.orientation);
+    const vec3 relativeVorticity = -2.0f * (toFrame * container.angularVelocity);
     if (!container.tilted()) {
-        work_->boxSolver.solve(vortons_, container.box, spacing);
+        work_->boxSolver.solve(vortons_, container.box, spacing, relativeVorticity);
         return container;
     }
     Vortons& inFrame = work_->vortonsInBoxFrame;
     inFrame = vortons_;
-    const quat toFrame = glm::conjugate(container.orientation);
     parallelForEach(0, inFrame.size(), [&](size_t i) {
         inFrame.position[i] = container.toFrame(vortons_.position[i]);
         inFrame.vorticity[i] = toFrame * vortons_.vorticity[i];
     });
-    work_->boxSolver.solve(inFrame, container.box, spacing);
+    work_->boxSolver.solve(inFrame, container.box, spacing, relativeVorticity);
     return container;
 }
 
-// The box solver's last solution, turned from the box's frame to the world's, plus the walls'
-// velocity, at each point.
+// The box solver's last solution, turned from the box's frame to the world's, plus the box's
+// rigid motion, at each point.
 void Simulation::boxFlowAtPoints(const BoxContainer& container, const std::vector<vec3>& points,
                                  std::vector<vec3>& out) const {
     out.resize(points.size());
     const BoxVortexInCell& solver = work_->boxSolver;
     parallelForEach(0, points.size(), [&](size_t i) {
-        out[i] = container.velocity + container.orientation * solver.velocityAt(container.toFrame(points[i]));
+        out[i] = container.rigidVelocity(points[i]) +
+                 container.orientation * solver.velocityAt(container.toFrame(points[i]));
     });
 }
 

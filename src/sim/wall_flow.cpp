@@ -25,7 +25,8 @@ std::vector<WallFlowSample> measureWallFlow(const Simulation& sim, int samplesPe
     if (samples.empty()) return samples;
     std::vector<vec3> points(samples.size()), induced;
     for (size_t i = 0; i < samples.size(); ++i) points[i] = samples[i].position;
-    if (sim.vortons().size() > 0)
+    // The box solver also gives a turning box's still water its flow.
+    if (sim.vortons().size() > 0 || sim.fluid().velocitySolver == VelocitySolver::Box)
         sim.velocityAtPoints(points, induced);
     else
         induced.assign(points.size(), vec3(0.0f));
