@@ -85,10 +85,10 @@ void BoxVortexInCell::prepare(const AxisBox& box, float spacing) {
 
 void BoxVortexInCell::solve(const Vortons& vortons, const AxisBox& box, float spacing, const vec3& uniformVorticity) {
     prepare(box, spacing);
+    deposit(vortons, uniformVorticity);
     parallelForEach(
         0, 3,
         [&](size_t c) {
-            deposit(vortons, int(c), uniformVorticity[int(c)]);
             invertLaplacian(int(c));
             padPotential(int(c));
         },
@@ -96,43 +96,88 @@ void BoxVortexInCell::solve(const Vortons& vortons, const AxisBox& box, float sp
     takeCurl();
 }
 
-// omega_c of every vorton spread with M4' weights (per unit volume), folded at the walls, on top
-// of a uniform omega_c (its images make it a square wave across the walls on the sine axes).
-void BoxVortexInCell::deposit(const Vortons& vortons, int c, float uniform) {
-    Component& comp = components_[size_t(c)];
-    std::fill(comp.values.begin(), comp.values.end(), uniform);
-    const ivec3 last = shape_.points - ivec3(1);
-    const float perVolume = 1.0f / shape_.cellVolume();
-    const size_t sx = 1, sy = size_t(comp.extent.x), sz = sy * size_t(comp.extent.y);
-    const size_t stride[3] = {sx, sy, sz};
-    for (size_t i = 0; i < vortons.size(); ++i) {
-        const float strength = vortons.vorticity[i][c] * vortons.volume(i) * perVolume;
-        if (strength == 0.0f) continue;
-        // Per axis: up to 4 array offsets and signed weights.
-        size_t offset[3][4];
-        float weight[3][4];
-        int count[3] = {0, 0, 0};
-        for (int a = 0; a < 3; ++a) {
-            const float t =
-                std::clamp((vortons.position[i][a] - shape_.minCorner[a]) / shape_.spacing[a], 0.0f, float(last[a]));
-            const int first = int(std::floor(t)) - 1;
-            for (int j = first; j < first + 4; ++j) {
-                const float w = m4PrimeWeight(t - float(j));
-                const Mirrored m = mirrorIndex(j, last[a]);
-                const int k = transformIndex(c, a, m.index, last[a]);
-                if (w == 0.0f || k < 0) continue;
-                // A wall point is its own mirror: on the even axis the image puts as much there again.
-                const bool onWall = c == a && (m.index == 0 || m.index == last[a]);
-                offset[a][count[a]] = size_t(k) * stride[a];
-                weight[a][count[a]++] = w * imageSign(c, a, m.reflected) * (onWall ? 2.0f : 1.0f);
-            }
+namespace {
+
+// Vortons a deposit chunk takes: each chunk spreads into arrays of its own, summed in chunk order
+// afterwards, so the deposit runs on every thread with the same bits for any thread count.
+constexpr size_t kVortonsPerDepositChunk = 2048;
+
+}  // namespace
+
+BoxVortexInCell::SpreadTaps BoxVortexInCell::spreadTaps(const vec3& position) const {
+    SpreadTaps taps;
+    for (int a = 0; a < 3; ++a) {
+        const int last = shape_.points[a] - 1;
+        const float t = std::clamp((position[a] - shape_.minCorner[a]) / shape_.spacing[a], 0.0f, float(last));
+        const int first = int(std::floor(t)) - 1;
+        for (int j = 0; j < 4; ++j) {
+            const Mirrored m = mirrorIndex(first + j, last);
+            taps.node[a][j] = m.index;
+            taps.reflected[a][j] = m.reflected;
+            taps.weight[a][j] = m4PrimeWeight(t - float(first + j));
         }
-        for (int z = 0; z < count[2]; ++z)
-            for (int y = 0; y < count[1]; ++y) {
-                const float wyz = strength * weight[1][y] * weight[2][z];
-                float* row = comp.values.data() + offset[1][y] + offset[2][z];
-                for (int x = 0; x < count[0]; ++x) row[offset[0][x]] += wyz * weight[0][x];
+    }
+    return taps;
+}
+
+// One vorton's omega_c V / h^3 (`strength`) spread on component c's transform array `values`
+// through its taps, with the walls' images folded in.
+void BoxVortexInCell::spreadComponent(int c, const SpreadTaps& taps, float strength, float* values) const {
+    const ivec3 extent = components_[size_t(c)].extent;
+    const size_t stride[3] = {1, size_t(extent.x), size_t(extent.x) * size_t(extent.y)};
+    // Per axis: up to 4 array offsets and signed weights.
+    size_t offset[3][4];
+    float weight[3][4];
+    int count[3] = {0, 0, 0};
+    for (int a = 0; a < 3; ++a) {
+        const int last = shape_.points[a] - 1;
+        for (int j = 0; j < 4; ++j) {
+            const int node = taps.node[a][j];
+            const int k = transformIndex(c, a, node, last);
+            if (taps.weight[a][j] == 0.0f || k < 0) continue;
+            // A wall point is its own mirror: on the even axis the image puts as much there again.
+            const bool onWall = c == a && (node == 0 || node == last);
+            offset[a][count[a]] = size_t(k) * stride[a];
+            weight[a][count[a]++] = taps.weight[a][j] * imageSign(c, a, taps.reflected[a][j]) * (onWall ? 2.0f : 1.0f);
+        }
+    }
+    for (int z = 0; z < count[2]; ++z)
+        for (int y = 0; y < count[1]; ++y) {
+            const float wyz = strength * weight[1][y] * weight[2][z];
+            float* row = values + offset[1][y] + offset[2][z];
+            for (int x = 0; x < count[0]; ++x) row[offset[0][x]] += wyz * weight[0][x];
+        }
+}
+
+// omega of every vorton spread with M4' weights (per unit volume), folded at the walls, on top of
+// a uniform omega (its images make it a square wave across the walls on the sine axes); the M4'
+// taps of each vorton serve its three components.
+void BoxVortexInCell::deposit(const Vortons& vortons, const vec3& uniform) {
+    const size_t chunks = std::max<size_t>(1, (vortons.size() + kVortonsPerDepositChunk - 1) / kVortonsPerDepositChunk);
+    chunkValues_.resize(chunks);
+    const float perVolume = 1.0f / shape_.cellVolume();
+    parallelForEach(
+        0, chunks,
+        [&](size_t k) {
+            std::array<std::vector<float>, 3>& own = chunkValues_[k];
+            for (int c = 0; c < 3; ++c) own[size_t(c)].assign(components_[size_t(c)].values.size(), 0.0f);
+            const size_t end = std::min(vortons.size(), (k + 1) * kVortonsPerDepositChunk);
+            for (size_t i = k * kVortonsPerDepositChunk; i < end; ++i) {
+                const vec3 strength = vortons.vorticity[i] * (vortons.volume(i) * perVolume);
+                if (strength == vec3(0.0f)) continue;
+                const SpreadTaps taps = spreadTaps(vortons.position[i]);
+                for (int c = 0; c < 3; ++c)
+                    if (strength[c] != 0.0f) spreadComponent(c, taps, strength[c], own[size_t(c)].data());
             }
+        },
+        1);
+    for (int c = 0; c < 3; ++c) {
+        std::vector<float>& values = components_[size_t(c)].values;
+        parallelForEach(0, values.size(), [&](size_t n) {
+            float sum = uniform[c];
+            for (size_t k = 0; k < chunks; ++k) sum += chunkValues_[k][size_t(c)][n];
+            values[n] = sum;
+        });
     }
 }
 

@@ -47,7 +47,15 @@ private:
     };
     void prepare(const AxisBox& box, float spacing);
     void releasePlans();
-    void deposit(const Vortons& vortons, int c, float uniform);
+    // A vorton's M4' taps along each axis: nodes mirrored into the box, whether each was reflected.
+    struct SpreadTaps {
+        int node[3][4];
+        bool reflected[3][4];
+        float weight[3][4];
+    };
+    SpreadTaps spreadTaps(const vec3& position) const;
+    void spreadComponent(int c, const SpreadTaps& taps, float strength, float* values) const;
+    void deposit(const Vortons& vortons, const vec3& uniform);
     void invertLaplacian(int c);
     float psi(int c, ivec3 node) const;
     void padPotential(int c);
@@ -55,7 +63,8 @@ private:
 
     GridShape shape_;
     std::array<Component, 3> components_;
-    UniformGrid<vec3> velocity_;  // on shape_'s points
+    std::vector<std::array<std::vector<float>, 3>> chunkValues_;  // each deposit chunk's omega, per component
+    UniformGrid<vec3> velocity_;                                  // on shape_'s points
 };
 
 }  // namespace vfx

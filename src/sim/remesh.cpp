@@ -11,13 +11,6 @@
 
 namespace vfx {
 
-float m4PrimeWeight(float x) {
-    x = std::abs(x);
-    if (x < 1.0f) return 1.0f - 2.5f * x * x + 1.5f * x * x * x;
-    if (x < 2.0f) return 0.5f * (2.0f - x) * (2.0f - x) * (1.0f - x);
-    return 0.0f;
-}
-
 float diffusionSpreadRate(float viscosity, float spacing) {
     return spacing > 0.0f ? 4.0f * viscosity / (spacing * spacing) : 0.0f;
 }

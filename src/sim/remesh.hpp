@@ -9,6 +9,7 @@
 // sum(omega V), linear impulse 1/2 sum(x x omega V), mass deviation sum(rho' V) and its centre.
 #include "sim/particles.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -18,7 +19,12 @@ namespace vfx {
 
 // M4' weight of a node at distance |x| (in lattice spacings): a cubic spline that interpolates
 // (weight 1 at 0, 0 at the other nodes) and reproduces polynomials to second order.
-float m4PrimeWeight(float x);
+inline float m4PrimeWeight(float x) {
+    x = std::abs(x);
+    if (x < 1.0f) return 1.0f - 2.5f * x * x + 1.5f * x * x * x;
+    if (x < 2.0f) return 0.5f * (2.0f - x) * (2.0f - x) * (1.0f - x);
+    return 0.0f;
+}
 
 // How fast viscosity nu (m^2/s) spreads vorticity past the vortons, in squared lattice spacings
 // h per second: 4 nu / h^2 (the growth of a diffusing core's mean square radius). Diffusion by
