@@ -98,9 +98,12 @@ void BoxVortexInCell::solve(const Vortons& vortons, const AxisBox& box, float sp
 
 namespace {
 
-// Vortons a deposit chunk takes: each chunk spreads into arrays of its own, summed in chunk order
-// afterwards, so the deposit runs on every thread with the same bits for any thread count.
+// The deposit's chunks: each spreads a run of vortons into arrays of its own, summed in chunk order
+// afterwards, so the deposit runs on several threads with the same bits for any thread count. At
+// least 2,048 vortons a chunk and at most 8 chunks, so clearing and summing the chunks' arrays
+// stays a small multiple of the grid.
 constexpr size_t kVortonsPerDepositChunk = 2048;
+constexpr size_t kMostDepositChunks = 8;
 
 }  // namespace
 
@@ -153,7 +156,9 @@ void BoxVortexInCell::spreadComponent(int c, const SpreadTaps& taps, float stren
 // a uniform omega (its images make it a square wave across the walls on the sine axes); the M4'
 // taps of each vorton serve its three components.
 void BoxVortexInCell::deposit(const Vortons& vortons, const vec3& uniform) {
-    const size_t chunks = std::max<size_t>(1, (vortons.size() + kVortonsPerDepositChunk - 1) / kVortonsPerDepositChunk);
+    const size_t chunks = std::clamp<size_t>((vortons.size() + kVortonsPerDepositChunk - 1) / kVortonsPerDepositChunk,
+                                             1, kMostDepositChunks);
+    const size_t perChunk = (vortons.size() + chunks - 1) / chunks;
     chunkValues_.resize(chunks);
     const float perVolume = 1.0f / shape_.cellVolume();
     parallelForEach(
@@ -161,8 +166,8 @@ void BoxVortexInCell::deposit(const Vortons& vortons, const vec3& uniform) {
         [&](size_t k) {
             std::array<std::vector<float>, 3>& own = chunkValues_[k];
             for (int c = 0; c < 3; ++c) own[size_t(c)].assign(components_[size_t(c)].values.size(), 0.0f);
-            const size_t end = std::min(vortons.size(), (k + 1) * kVortonsPerDepositChunk);
-            for (size_t i = k * kVortonsPerDepositChunk; i < end; ++i) {
+            const size_t end = std::min(vortons.size(), (k + 1) * perChunk);
+            for (size_t i = k * perChunk; i < end; ++i) {
                 const vec3 strength = vortons.vorticity[i] * (vortons.volume(i) * perVolume);
                 if (strength == vec3(0.0f)) continue;
                 const SpreadTaps taps = spreadTaps(vortons.position[i]);
