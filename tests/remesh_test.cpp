@@ -325,6 +325,37 @@ TEST(Remesh, BudgetCoarsensTheLatticeAndKeepsTheTotals) {
     expectSameMoments(before, momentsOf(v), centreShiftOf(remesher, start));
 }
 
+// Over the budget, a faint fringe is left out before the lattice coarsens: the weakest tenth of a
+// blob's nodes (the outer layers M4' lays around it) hold under 5% of its strength, so the lattice
+// keeps its spacing and the totals are restored; a fringe share below what they hold coarsens it.
+TEST(Remesh, BudgetLeavesOutTheFaintFringeBeforeCoarsening) {
+    const Vortons start = randomBlob(4000, 4);
+    const Moments before = momentsOf(start);
+    RemeshSettings settings;
+    settings.spacing = 0.05f;
+    settings.threshold = 0.0f;
+    Vortons full = start;
+    Remesher remesher;
+    ASSERT_TRUE(remesher.apply(full, settings));
+    settings.maxCount = full.size() * 9 / 10;
+    settings.fringeShare = 0.05f;
+    Vortons trimmed = start;
+    ASSERT_TRUE(remesher.apply(trimmed, settings));
+    EXPECT_EQ(trimmed.size(), settings.maxCount);
+    EXPECT_FLOAT_EQ(remesher.lastSpacing(), settings.spacing);
+    const Moments after = momentsOf(trimmed);
+    const double tolerance = 2e-5 * before.strength;
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], tolerance);
+    EXPECT_NEAR(glm::length(after.impulse - before.impulse), 0.0, tolerance);
+    EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
+
+    settings.fringeShare = 1e-6f;
+    Vortons coarsened = start;
+    ASSERT_TRUE(remesher.apply(coarsened, settings));
+    EXPECT_LE(coarsened.size(), settings.maxCount);
+    EXPECT_GT(remesher.lastSpacing(), settings.spacing);
+}
+
 // The hard cap keeps exactly `cap` nodes, the strongest, and the least correction restores total
 // vorticity, linear impulse and mass (the mass centre is not among the totals the cap keeps).
 // Without the correction the dropped nodes would take their share of each total with them.

@@ -164,19 +164,25 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
     t.push_back(
         fluidParam(
             "vorton_budget", &F::vortonBudget,
-            "Most vortons a remesh may make, as a multiple of the count at the first remesh: past it the lattice coarsens so the cost per step stays bounded while the flow spreads (0 = no limit).")
+            "Most vortons a remesh may make, as a multiple of the count at the first remesh: past it the weakest fringe goes (remesh_fringe_share) or the lattice coarsens, so the cost per step stays bounded while the flow spreads (0 = no limit).")
             .atLeast(0)
             .atMost(1000));
     t.push_back(
         fluidParam(
             "max_vortons", &F::maxVortons,
-            "Most vortons there may ever be, whatever vorton_budget allows (0 = no cap): a bound on a frame's cost. A remesh first coarsens its lattice toward it; if the lattice still holds more nodes, only the strongest are kept (by strength and mass deviation) and their strengths and densities take the least correction that keeps total vorticity, linear impulse and mass exact. More vortons than this (at the start, or after the cap is lowered) trigger a remesh at the next step. VPM only.")
+            "Most vortons there may ever be, whatever vorton_budget allows (0 = no cap): a bound on a frame's cost. A remesh first leaves out its faint fringe (remesh_fringe_share) or coarsens its lattice toward it; if the lattice still holds more nodes, only the strongest are kept (by strength and mass deviation) and their strengths and densities take the least correction that keeps total vorticity, linear impulse and mass exact. More vortons than this (at the start, or after the cap is lowered) trigger a remesh at the next step. VPM only.")
             .atLeast(0)
             .atMost(100000000));
     t.push_back(
         fluidParam(
             "remesh_threshold", &F::remeshThreshold,
             "Lattice nodes whose vorticity and mass-deviation strengths are both below this share of the largest are not kept as vortons when remeshing.")
+            .atLeast(0)
+            .atMost(0.5));
+    t.push_back(
+        fluidParam(
+            "remesh_fringe_share", &F::remeshFringeShare,
+            "When a remesh would make more vortons than vorton_budget or max_vortons allow, it first leaves out its weakest lattice nodes, if together they hold at most this share of the total vorticity strength |omega V| and of the total mass deviation |rho' V|, and corrects the rest so total vorticity, linear impulse and mass stay exact; only a larger share coarsens the lattice. Each M4' remesh lays a faint fringe around a compact flow, and coarsening for it would blur a vortex ring's core within seconds (0 = always coarsen).")
             .atLeast(0)
             .atMost(0.5));
     t.push_back(fluidParam(

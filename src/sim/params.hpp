@@ -115,6 +115,9 @@ struct FluidParams {
     int maxVortons = 0;
     // Remesh lattice nodes below this share of the largest strength hand it to a neighbour.
     float remeshThreshold = 1e-3f;
+    // Over the vorton budget, a remesh leaves out its weakest nodes if they hold at most this share
+    // of the total strength and mass deviation, instead of coarsening its lattice (0 = coarsen).
+    float remeshFringeShare = 0.0f;
     // Viscous diffusion by particle strength exchange (PSE).
     bool diffusion = true;
     // Subgrid eddy-viscosity model (sim/subgrid_model.hpp).

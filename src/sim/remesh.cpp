@@ -95,6 +95,7 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
     if (v.size() == 0 || !(settings.spacing > 0.0f)) return false;
     float h = settings.spacing;
     size_t kept = 0;
+    bool trimmed = false;
     // The node count grows as about 1/h^3 (a little slower: the halo around the vortons is a
     // surface), so a few coarsenings with a margin land inside the budget.
     for (int attempt = 0;; ++attempt) {
@@ -102,10 +103,19 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
         kept = deposit(v, settings.threshold, fluidRegion);
         if (kept == 0) return false;  // nothing to carry: keep the vortons as they are
         if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) break;
+        if (settings.fringeShare > 0.0f) {
+            const auto ranked = rankBySignificance(settings.maxCount);
+            if (shareBeyond(ranked, settings.maxCount) <= double(settings.fringeShare)) {
+                kept = dropBeyond(ranked, settings.maxCount);
+                trimmed = true;
+                break;
+            }
+        }
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
     }
-    const bool capped = settings.hardCap > 0 && kept > settings.hardCap;
-    if (capped) kept = keepStrongest(settings.hardCap);
+    const bool overCap = settings.hardCap > 0 && kept > settings.hardCap;
+    if (overCap) kept = dropBeyond(rankBySignificance(settings.hardCap), settings.hardCap);
+    const bool capped = trimmed || overCap;
     const bool settled = fluidRegion && fluidShare && settleWallNodes(fluidShare);
     const SignedMassSums deposited = signedMasses();
     lastAveragedMass_ = takeMeanDensities();
@@ -498,9 +508,7 @@ void Remesher::mergeDropped() {
         });
 }
 
-// A node's significance is the larger of its strength and mass deviation over the largest; the
-// `cap` most significant nodes are kept (ties go to the lower index, so the choice is deterministic).
-size_t Remesher::keepStrongest(size_t cap) {
+std::vector<std::pair<float, size_t>> Remesher::rankBySignificance(size_t cap) const {
     float maxStrength = 0.0f, maxMass = 0.0f;
     std::vector<size_t> kept;
     for (size_t k = 0; k < nodes_.size(); ++k)
@@ -509,16 +517,36 @@ size_t Remesher::keepStrongest(size_t cap) {
             maxStrength = std::max(maxStrength, glm::length(nodes_[k].strength));
             maxMass = std::max(maxMass, std::abs(nodes_[k].mass));
         }
-    // (significance, node index) of every kept node, most significant first once partitioned.
     std::vector<std::pair<float, size_t>> ranked;
     ranked.reserve(kept.size());
     for (size_t k : kept)
         ranked.emplace_back(std::max(maxStrength > 0.0f ? glm::length(nodes_[k].strength) / maxStrength : 0.0f,
                                      maxMass > 0.0f ? std::abs(nodes_[k].mass) / maxMass : 0.0f),
                             k);
-    std::nth_element(ranked.begin(), ranked.begin() + ptrdiff_t(cap), ranked.end(), [](const auto& a, const auto& b) {
-        return a.first > b.first || (a.first == b.first && a.second < b.second);
-    });
+    if (cap < ranked.size())
+        std::nth_element(ranked.begin(), ranked.begin() + ptrdiff_t(cap), ranked.end(),
+                         [](const auto& a, const auto& b) {
+                             return a.first > b.first || (a.first == b.first && a.second < b.second);
+                         });
+    return ranked;
+}
+
+double Remesher::shareBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap) const {
+    double strength = 0.0, mass = 0.0, strengthBeyond = 0.0, massBeyond = 0.0;
+    for (size_t j = 0; j < ranked.size(); ++j) {
+        const Node& node = nodes_[ranked[j].second];
+        const double s = glm::length(node.strength), m = std::abs(node.mass);
+        strength += s;
+        mass += m;
+        if (j >= cap) {
+            strengthBeyond += s;
+            massBeyond += m;
+        }
+    }
+    return std::max(strength > 0.0 ? strengthBeyond / strength : 0.0, mass > 0.0 ? massBeyond / mass : 0.0);
+}
+
+size_t Remesher::dropBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap) {
     for (size_t j = cap; j < ranked.size(); ++j) nodes_[ranked[j].second].dropped = true;
     return countKeptNodes();
 }

@@ -44,6 +44,9 @@ struct RemeshSettings {
     size_t hardCap = 0;        // most vortons ever (0 = none): past it the weakest nodes are left out
     float coreOverlap = 1.5f;  // new vortons' sigma / h
     float threshold = 1e-4f;   // nodes below this share of the largest strength are dropped
+    // Over maxCount, the weakest nodes are left out instead of coarsening the lattice when they
+    // hold at most this share of the total |omega V| and of the total |rho' V| (0 = always coarsen).
+    float fringeShare = 0.0f;
 };
 
 class Remesher {
@@ -57,10 +60,13 @@ public:
 
     // Replaces the vortons by lattice vortons of volume h^3. Returns false (and leaves the vortons
     // alone) if the lattice box would be unreasonably large (a vorton flung far from the rest).
-    // When the lattice would hold more than maxCount vortons it is coarsened until it does not;
-    // if it still holds more than hardCap, only the hardCap strongest nodes are kept and their
-    // strengths and densities corrected so total vorticity, linear impulse and mass stay exact
-    // (sim/remesh_totals.hpp).
+    // When the lattice would hold more than maxCount vortons, its weakest nodes are left out if
+    // they hold at most fringeShare of the strength and of the mass deviation (the faint fringe
+    // each M4' remesh lays around a compact flow, which would otherwise coarsen the lattice of a
+    // vortex ring within seconds); otherwise it is coarsened until it holds at most maxCount. If it
+    // still holds more than hardCap, only the hardCap strongest nodes are kept. Whenever nodes are
+    // left out, the strengths and densities of the rest are corrected so total vorticity, linear
+    // impulse and mass stay exact (sim/remesh_totals.hpp).
     // With a fluid region, no lattice node outside it receives anything: a vorton whose footprint
     // reaches past a wall shares its strengths among its nodes in the fluid only (its weights
     // renormalised, so total vorticity and mass are still conserved exactly), and the nodes such
@@ -116,8 +122,14 @@ private:
     double boundDensities();
     // A node's fluid volume: its cell, or by a wall what was deposited on it.
     float nodeVolume(const Node& node) const;
-    // Raises the cuts so that at most `cap` nodes are kept; returns the count kept.
-    size_t keepStrongest(size_t cap);
+    // Kept nodes as (significance, index), the `cap` most significant first (the rest after them,
+    // unordered). A node's significance is the larger of its strength and mass deviation over the
+    // largest; ties go to the lower index, so the choice is deterministic.
+    std::vector<std::pair<float, size_t>> rankBySignificance(size_t cap) const;
+    // Largest of the shares of total |strength| and total |mass| held by ranked[cap...].
+    double shareBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap) const;
+    // Leaves out ranked[cap...]; returns the count kept.
+    size_t dropBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap);
     // Vortons whose M4' footprint reaches past a wall switch to linear weights on fluid nodes
     // only, renormalised (cutScale_); their nodes are marked nearWall.
     void shareAmongFluidNodes(const Vortons& vortons, const FluidRegion& fluidRegion,

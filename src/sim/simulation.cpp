@@ -237,6 +237,7 @@ void Simulation::remesh() {
         settings.maxCount = settings.maxCount > 0 ? std::min(settings.maxCount, settings.hardCap) : settings.hardCap;
     settings.coreOverlap = fluid_.coreOverlap > 0.0f ? fluid_.coreOverlap : 1.5f;
     settings.threshold = fluid_.remeshThreshold;
+    settings.fringeShare = fluid_.remeshFringeShare;
     // With bodies, the lattice leaves out what lies inside solids or outside containers, and a
     // node a container cuts holds its cell's fluid.
     const Remesher::FluidRegion fluidRegion = bodies_.empty() ? Remesher::FluidRegion{} : fluidRegionOf(bodies_);
