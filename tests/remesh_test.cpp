@@ -325,6 +325,15 @@ TEST(Remesh, BudgetCoarsensTheLatticeAndKeepsTheTotals) {
     expectSameMoments(before, momentsOf(v), centreShiftOf(remesher, start));
 }
 
+// Total vorticity, linear impulse and mass after a remesh that left nodes out and corrected the
+// rest (sim/remesh_totals.hpp): float sums of a few thousand vortons.
+void expectTotalsRestored(const Moments& before, const Moments& after) {
+    const double tolerance = 2e-5 * before.strength;
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], tolerance);
+    EXPECT_NEAR(glm::length(after.impulse - before.impulse), 0.0, tolerance);
+    EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
+}
+
 // Over the budget, a faint fringe is left out before the lattice coarsens: the weakest tenth of a
 // blob's nodes (the outer layers M4' lays around it) hold under 5% of its strength, so the lattice
 // keeps its spacing and the totals are restored; a fringe share below what they hold coarsens it.
@@ -343,11 +352,7 @@ TEST(Remesh, BudgetLeavesOutTheFaintFringeBeforeCoarsening) {
     ASSERT_TRUE(remesher.apply(trimmed, settings));
     EXPECT_EQ(trimmed.size(), settings.maxCount);
     EXPECT_FLOAT_EQ(remesher.lastSpacing(), settings.spacing);
-    const Moments after = momentsOf(trimmed);
-    const double tolerance = 2e-5 * before.strength;
-    for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], tolerance);
-    EXPECT_NEAR(glm::length(after.impulse - before.impulse), 0.0, tolerance);
-    EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
+    expectTotalsRestored(before, momentsOf(trimmed));
 
     settings.fringeShare = 1e-6f;
     Vortons coarsened = start;
@@ -370,11 +375,7 @@ TEST(Remesh, HardCapKeepsTheStrongestNodesAndTheTotals) {
     ASSERT_TRUE(remesher.apply(v, settings));
     EXPECT_EQ(v.size(), 1500u);
     EXPECT_FLOAT_EQ(remesher.lastSpacing(), settings.spacing);
-    const Moments after = momentsOf(v);
-    const double tolerance = 2e-5 * before.strength;
-    for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], tolerance);
-    EXPECT_NEAR(glm::length(after.impulse - before.impulse), 0.0, tolerance);
-    EXPECT_NEAR(after.mass, before.mass, 1e-5 * before.mass);
+    expectTotalsRestored(before, momentsOf(v));
 }
 
 // A heavy blob at rest carries no vorticity to correct with: the cap still keeps its mass.
