@@ -205,13 +205,18 @@ size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& f
         mergeSlivers();
     }
 
-    float maxStrength = 0.0f, maxMass = 0.0f;
-    for (const Node& node : nodes_) {
-        maxStrength = std::max(maxStrength, glm::length(node.strength));
-        maxMass = std::max(maxMass, std::abs(node.mass));
-    }
-    strengthCut_ = threshold * maxStrength;
-    massCut_ = threshold * maxMass;
+    // The largest strength and mass deviation (a maximum: the same for any split of the nodes).
+    const glm::vec2 largest = deterministicReduce<glm::vec2>(
+        nodes_.size(), glm::vec2(0.0f),
+        [&](size_t b, size_t e) {
+            glm::vec2 m(0.0f);
+            for (size_t k = b; k < e; ++k)
+                m = glm::max(m, glm::vec2(glm::length(nodes_[k].strength), std::abs(nodes_[k].mass)));
+            return m;
+        },
+        [](glm::vec2 x, glm::vec2 y) { return glm::max(x, y); }, 4096);
+    strengthCut_ = threshold * largest.x;
+    massCut_ = threshold * largest.y;
     if (threshold > 0.0f) mergeDropped();
     return countKeptNodes();
 }
@@ -502,7 +507,7 @@ void Remesher::mergeDropped() {
     };
     for (int pass = 0; pass < 2; ++pass)
         forEachNodeByPlaneColour([&](size_t k) {
-            if (keeps(nodes_[k]) || (nodes_[k].mass == 0.0f && nodes_[k].strength == vec3(0.0f))) return;
+            if ((nodes_[k].mass == 0.0f && nodes_[k].strength == vec3(0.0f)) || keeps(nodes_[k])) return;
             const size_t to = bestNeighbour(k, 0.0f, strength);
             if (to != k) handOver(k, to);
         });

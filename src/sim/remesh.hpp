@@ -117,7 +117,7 @@ private:
     SignedMassSums signedMasses() const;  // over the kept nodes
     // Scales the kept nodes to each sign's total in `wanted`; returns a bound on the change (kg).
     double restoreSignedMasses(const SignedMassSums& wanted);
-    void boxAverageVolumes();
+    float neighbourhoodVolume(const ivec3& at) const;
     // Returns the mass deviation it moved (kg).
     double boundDensities();
     // A node's fluid volume: its cell, or by a wall what was deposited on it.
@@ -154,7 +154,6 @@ private:
     std::vector<double> movedMass_;  // per lattice plane, scratch of boundDensities
     double lastMovedMass_ = 0.0;
     double lastAveragedMass_ = 0.0;
-    std::vector<float> meanVolume_, boxScratch_;  // per node, scratch of takeMeanDensities
     std::vector<Node> nodes_;
     std::vector<size_t> keptBefore_;  // kept nodes in the planes before each plane
     float strengthCut_ = 0.0f, massCut_ = 0.0f;

@@ -28,28 +28,34 @@ constexpr float kInside = 0.8f;
 // Returns the mass deviation changed, sum |change| over the nodes (kg).
 double Remesher::takeMeanDensities() {
     const float cell = lattice_.h * lattice_.h * lattice_.h;
-    boxAverageVolumes();
-    const double changed = deterministicReduce<double>(
-        nodes_.size(), 0.0,
-        [&](size_t b, size_t e) {
+    const ivec3 dims = lattice_.dims;
+    // Row by row (y, z) of the lattice, so each node's coordinates are known without dividing.
+    const size_t rows = size_t(dims.y) * size_t(dims.z);
+    return deterministicReduce<double>(
+        rows, 0.0,
+        [&](size_t first, size_t last) {
             double sum = 0.0;
-            for (size_t k = b; k < e; ++k) {
-                Node& node = nodes_[k];
-                if (node.nearWall || node.mass == 0.0f || !keeps(node)) continue;
-                if (!(node.volume > 0.0f) || !(node.lowest <= node.highest)) continue;
-                if (!(std::max(node.volume, meanVolume_[k]) >= kInside * cell)) continue;
-                // A mean of the vortons' densities lies within their range; M4''s negative weights
-                // would take it past (far past at a thinned node, where little volume reached it).
-                const float mass = std::clamp(node.mass / node.volume, node.lowest, node.highest) * cell;
-                // A node the change would drop below the cuts keeps its deposit (and its mass).
-                if (!(std::abs(mass) > massCut_ || glm::length(node.strength) > strengthCut_)) continue;
-                sum += std::abs(double(mass) - double(node.mass));
-                node.mass = mass;
+            for (size_t row = first; row < last; ++row) {
+                const int y = int(row % size_t(dims.y)), z = int(row / size_t(dims.y));
+                for (int x = 0; x < dims.x; ++x) {
+                    Node& node = nodes_[row * size_t(dims.x) + size_t(x)];
+                    if (node.nearWall || node.mass == 0.0f || !keeps(node)) continue;
+                    if (!(node.volume > 0.0f) || !(node.lowest <= node.highest)) continue;
+                    const bool covered =
+                        node.volume >= kInside * cell || neighbourhoodVolume(ivec3(x, y, z)) >= kInside * cell;
+                    if (!covered) continue;
+                    // A mean of the vortons' densities lies within their range; M4''s negative weights
+                    // would take it past (far past at a thinned node, where little volume reached it).
+                    const float mass = std::clamp(node.mass / node.volume, node.lowest, node.highest) * cell;
+                    // A node the change would drop below the cuts keeps its deposit (and its mass).
+                    if (!(std::abs(mass) > massCut_ || glm::length(node.strength) > strengthCut_)) continue;
+                    sum += std::abs(double(mass) - double(node.mass));
+                    node.mass = mass;
+                }
             }
             return sum;
         },
-        [](double a, double c) { return a + c; }, 4096);
-    return changed;
+        [](double a, double c) { return a + c; }, 16);
 }
 
 // After the densities are bounded, every kept node is scaled, heavy and light apart, so that each
@@ -70,45 +76,19 @@ double Remesher::restoreSignedMasses(const SignedMassSums& wanted) {
     return std::abs(heavyScale - 1.0) * now.heavy + std::abs(lightScale - 1.0) * -now.light;
 }
 
-// meanVolume_: the volume reaching each node averaged over the 3x3x3 nodes around it (fewer at
-// the lattice's faces), summed in three passes of three nodes, one along each axis.
-void Remesher::boxAverageVolumes() {
+// The volume reaching the 3x3x3 nodes around a node, averaged (fewer at the lattice's faces).
+// Asked only where the node's own volume falls short, at the edge of the vortons.
+float Remesher::neighbourhoodVolume(const ivec3& at) const {
     const ivec3 dims = lattice_.dims;
-    const size_t count = nodes_.size();
-    const size_t stride[3] = {1, size_t(dims.x), size_t(dims.x) * size_t(dims.y)};
-    const auto coordinate = [&](size_t k, int axis) { return int((k / stride[axis]) % size_t(dims[axis])); };
-    std::vector<float>& a = meanVolume_;
-    std::vector<float>& b = boxScratch_;
-    a.resize(count);
-    b.resize(count);
-    parallelForEach(
-        0, count, [&](size_t k) { a[k] = nodes_[k].volume; }, 4096);
-    for (int axis = 0; axis < 3; ++axis) {
-        const std::vector<float>& from = axis == 1 ? b : a;
-        std::vector<float>& to = axis == 1 ? a : b;
-        parallelForEach(
-            0, count,
-            [&](size_t k) {
-                const int at = coordinate(k, axis);
-                float sum = from[k];
-                if (at > 0) sum += from[k - stride[axis]];
-                if (at + 1 < dims[axis]) sum += from[k + stride[axis]];
-                to[k] = sum;
-            },
-            4096);
-    }
-    // Three passes ping-pong a -> b -> a -> b: the sums are in b.
-    parallelForEach(
-        0, count,
-        [&](size_t k) {
-            float nodes = 1.0f;
-            for (int axis = 0; axis < 3; ++axis) {
-                const int at = coordinate(k, axis);
-                nodes *= float(1 + (at > 0 ? 1 : 0) + (at + 1 < dims[axis] ? 1 : 0));
+    float sum = 0.0f;
+    int nodes = 0;
+    for (int z = std::max(at.z - 1, 0); z <= std::min(at.z + 1, dims.z - 1); ++z)
+        for (int y = std::max(at.y - 1, 0); y <= std::min(at.y + 1, dims.y - 1); ++y)
+            for (int x = std::max(at.x - 1, 0); x <= std::min(at.x + 1, dims.x - 1); ++x) {
+                sum += nodes_[remesh_lattice::nodeIndex(lattice_, x, y, z)].volume;
+                ++nodes;
             }
-            a[k] = b[k] / nodes;
-        },
-        4096);
+    return sum / float(nodes);
 }
 
 Remesher::SignedMassSums Remesher::signedMasses() const {
