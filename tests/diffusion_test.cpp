@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <random>
@@ -156,6 +157,30 @@ TEST(Pse, GaussianBlobSecondMomentGrowsAtSixNu) {
     }
 }
 
+// One exchange over a step far past the explicit bound ((nu dt / eps^2 = 8 here, 32 times the
+// 1/4 past which a single exchange turns modes' signs) is cycled within it: the blob's peak
+// follows the heat equation, omega(0, t) = (s^2 / (s^2 + 2 nu t))^(3/2) = 0.354 at nu t = 0.02
+// for s = 0.2. Tolerance 10%: PSE's O((eps / s)^2) error, eps = h = 0.05. A single exchange
+// would leave the peak at 1 - 3 nu t / s^2 = -0.5.
+TEST(Pse, StepPastTheExplicitBoundIsCycledWithinIt) {
+    const float s = 0.2f, h = 0.05f, nu = 0.01f, dt = 2.0f;
+    const int n = 33;
+    const float half = 0.5f * float(n - 1) * h;
+    auto gaussian = [&](const vec3& p) { return vec3(0.0f, 0.0f, std::exp(-glm::dot(p, p) / (2.0f * s * s))); };
+    Vortons v;
+    test::addLattice(v, ivec3(n), vec3(-half), h, nullptr, gaussian);
+    size_t centre = 0;
+    for (size_t i = 0; i < v.size(); ++i)
+        if (glm::length(v.position[i]) < glm::length(v.position[centre])) centre = i;
+    PseDiffusion pse;
+    pse.apply(v, nu, dt);
+    const double exact = std::pow(double(s * s) / (double(s * s) + 2.0 * double(nu * dt)), 1.5);
+    EXPECT_NEAR(double(v.vorticity[centre].z) / exact, 1.0, 0.1);
+    float lowest = 0.0f;
+    for (const vec3& w : v.vorticity) lowest = std::min(lowest, w.z);
+    EXPECT_GT(lowest, -1e-3f * float(exact));
+}
+
 // A viscous ring's core widens at the physical rate in a whole simulation. In the plane of a
 // core, the mean square distance of vorticity from its centre grows at exactly 4 nu (the 2D heat
 // equation); the ring's curvature changes that by O((a/R)^2), under 10% for a core up to 0.3 R.
@@ -181,6 +206,37 @@ double coreMeanSquareRadius(const Vortons& v) {
         spread += w * (dr * dr + dy * dy);
     }
     return spread / weight;
+}
+
+// Diffusing once per frame, over the frame's time, widens a viscous ring's core as much as at
+// every sub-step: the mean square radius of a core grows at 4 nu (below), here over frames of
+// 1/30 s that the strain limit splits into several sub-steps each. Diffusing over the last
+// sub-step's time only would widen it at a fraction of the rate.
+TEST(Pse, DiffusingOncePerFrameWidensACoreAtFourNu) {
+    Simulation sim;
+    sim.fluid().gravity = vec3(0.0f);
+    sim.fluid().viscosity = 0.01f;
+    sim.fluid().subgridModel = SubgridModel::None;
+    sim.fluid().diffusionPerFrame = true;
+    sim.fluid().strainLimit = 0.15f;
+    test::RingSpec spec;
+    spec.coreRadius = 0.1f;
+    spec.count = 8000;
+    test::addVortexRing(sim.vortons(), spec);
+    const double before = coreMeanSquareRadius(sim.vortons());
+    const float frame = 1.0f / 30.0f;
+    const int frames = 60;
+    long substeps = 0;
+    for (int k = 0; k < frames; ++k) {
+        sim.step(frame);
+        substeps += sim.lastSubsteps();
+    }
+    const double growth = coreMeanSquareRadius(sim.vortons()) - before;
+    const double exact = 4.0 * double(sim.fluid().viscosity) * double(frames) * double(frame);
+    std::cout << "per frame: core mean square radius grew " << growth << " m^2, 4 nu t = " << exact << ", "
+              << double(substeps) / frames << " sub-steps per frame\n";
+    EXPECT_GE(substeps, 2 * frames);
+    EXPECT_NEAR(growth / exact, 1.0, 0.1);
 }
 
 TEST(Pse, ViscousRingCoreWidensAtFourNu) {

@@ -1,5 +1,6 @@
 #include "sim/diffusion.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -120,6 +121,22 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std:
     lastWidth_ = eps;
     search_.build(vortons.position, kCutoff * eps, NeighbourSearch::Candidates::None);
 
+    // One explicit exchange damps every mode without turning its sign while the largest pair
+    // viscosity times dt / eps^2 stays below 1/4: the exchange's most negative eigenvalue is the
+    // kernel's integral, 4, times -nu / eps^2 (its Fourier transform is positive). A longer step (a
+    // whole frame's, or under a strong eddy viscosity) is taken as equal cycles within that bound.
+    float largestEddy = 0.0f;
+    if (eddy)
+        for (float e : eddyViscosity) largestEddy = std::max(largestEddy, e);
+    const float largestRate = (viscosity + largestEddy) * dt / (eps * eps);
+    const int cycles = std::max(1, int(std::ceil(largestRate / kStableRate)));
+    for (int c = 0; c < cycles; ++c) exchangeOnce(vortons, viscosity, dt / float(cycles), eps, eddyViscosity);
+}
+
+void PseDiffusion::exchangeOnce(Vortons& vortons, float viscosity, float dt, float eps,
+                                const std::vector<float>& eddyViscosity) {
+    const size_t n = vortons.size();
+    const bool eddy = eddyViscosity.size() == n;
     // Vorticity and volume in partition order, for the SIMD neighbour sums.
     const std::vector<float> wx = search_.sorted([&](size_t i) { return vortons.vorticity[i].x; });
     const std::vector<float> wy = search_.sorted([&](size_t i) { return vortons.vorticity[i].y; });

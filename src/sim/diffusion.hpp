@@ -30,8 +30,11 @@ public:
     // eta(q) for q = r / eps, normalised over the truncated support (q < kCutoff).
     static float kernel(float q2);
     static constexpr float kCutoff = 2.0f;
+    // Largest (nu + nu_t) dt / eps^2 of one exchange: past it explicit PSE turns modes' signs.
+    static constexpr float kStableRate = 0.25f;
 
 private:
+    void exchangeOnce(Vortons& vortons, float viscosity, float dt, float eps, const std::vector<float>& eddyViscosity);
     float widthScale_;
     float lastWidth_ = 0.0f;
     NeighbourSearch search_;

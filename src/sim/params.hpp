@@ -120,6 +120,8 @@ struct FluidParams {
     float remeshFringeShare = 0.0f;
     // Viscous diffusion by particle strength exchange (PSE).
     bool diffusion = true;
+    // Diffusion (viscous and subgrid) once per frame, over the frame's time, at its last sub-step.
+    bool diffusionPerFrame = false;
     // Subgrid eddy-viscosity model (sim/subgrid_model.hpp).
     SubgridModel subgridModel = SubgridModel::Dynamic;
     // Strength of the subgrid model as a Smagorinsky-equivalent C_s (0 = none; Lilly's 0.17).

@@ -155,7 +155,7 @@ void Simulation::step(float frameDt) {
             last = stepsLeft == 1;
             const float dt = last ? remaining : remaining / float(stepsLeft);
             remaining -= dt;
-            substep(dt);
+            substep(dt, last);
         }
     });
     ++stepCount_;
@@ -165,7 +165,7 @@ void Simulation::step(float frameDt) {
     lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-void Simulation::substep(float dt) {
+void Simulation::substep(float dt, bool lastOfFrame) {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     work_->jacobianAtVortonsCurrent = false;
     // The impulse each flow a moving body pushes aside (found with the velocity grid) exchanges
@@ -181,8 +181,13 @@ void Simulation::substep(float dt) {
         computeDensityGradient();
     });
     if (fluid_.baroclinic) runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });
-    if (fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive()))
-        runPhase(Phase::Diffusion, [&] { diffuse(dt); });
+    if (fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive())) {
+        undiffusedTime_ += dt;
+        if (lastOfFrame || !fluid_.diffusionPerFrame) {
+            runPhase(Phase::Diffusion, [&] { diffuse(undiffusedTime_); });
+            undiffusedTime_ = 0.0f;
+        }
+    }
     runMethodPhases(method, dt);
     if (fluid_.gravity != vec3(0.0f) && method.buoyancyActs(fluid_))
         energyBudget_.addBuoyancy(vortons_, fluid_.gravity, dt);

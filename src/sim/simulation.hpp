@@ -126,7 +126,8 @@ private:
     template <typename F>
     void runPhase(Phase phase, F&& body);
     void checkFinite(Phase phase) const;
-    void substep(float dt);
+    // lastOfFrame: the frame's last sub-step (diffusion_per_frame diffuses there, over the frame).
+    void substep(float dt, bool lastOfFrame);
     int substepsFor(float remaining, int taken) const;
     bool remeshDue() const;
     void remesh();
@@ -167,7 +168,8 @@ private:
     double lastStepMs_ = 0.0;
     long stepCount_ = 0;
     double time_ = 0.0;
-    double substepTime_ = 0.0;  // time at the start of the running sub-step
+    double substepTime_ = 0.0;     // time at the start of the running sub-step
+    float undiffusedTime_ = 0.0f;  // s of this frame's sub-steps not yet diffused (diffusion_per_frame)
     int lastSubsteps_ = 0;
     long substepCount_ = 0;  // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
