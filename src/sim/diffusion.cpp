@@ -129,7 +129,9 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std:
     if (eddy)
         for (float e : eddyViscosity) largestEddy = std::max(largestEddy, e);
     const float largestRate = (viscosity + largestEddy) * dt / (eps * eps);
-    const int cycles = std::max(1, int(std::ceil(largestRate / kStableRate)));
+    // At most kMaxCycles: a flow that needs more is blowing up (it is then caught as non-finite).
+    const float wanted = std::ceil(largestRate / kStableRate);
+    const int cycles = wanted > 1.0f ? int(std::min(wanted, float(kMaxCycles))) : 1;
     for (int c = 0; c < cycles; ++c) exchangeOnce(vortons, viscosity, dt / float(cycles), eps, eddyViscosity);
 }
 

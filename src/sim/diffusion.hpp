@@ -32,6 +32,7 @@ public:
     static constexpr float kCutoff = 2.0f;
     // Largest (nu + nu_t) dt / eps^2 of one exchange: past it explicit PSE turns modes' signs.
     static constexpr float kStableRate = 0.25f;
+    static constexpr int kMaxCycles = 1024;
 
 private:
     void exchangeOnce(Vortons& vortons, float viscosity, float dt, float eps, const std::vector<float>& eddyViscosity);
