@@ -157,7 +157,7 @@ TEST(Pse, GaussianBlobSecondMomentGrowsAtSixNu) {
     }
 }
 
-// One exchange over a step far past the explicit bound ((nu dt / eps^2 = 8 here, 32 times the
+// One exchange over a step far past the explicit bound (nu dt / eps^2 = 8 here, 32 times the
 // 1/4 past which a single exchange turns modes' signs) is cycled within it: the blob's peak
 // follows the heat equation, omega(0, t) = (s^2 / (s^2 + 2 nu t))^(3/2) = 0.354 at nu t = 0.02
 // for s = 0.2. Tolerance 10%: PSE's O((eps / s)^2) error, eps = h = 0.05. A single exchange

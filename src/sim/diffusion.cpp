@@ -132,21 +132,21 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std:
     // At most kMaxCycles: a flow that needs more is blowing up (it is then caught as non-finite).
     const float wanted = std::ceil(largestRate / kStableRate);
     const int cycles = wanted > 1.0f ? int(std::min(wanted, float(kMaxCycles))) : 1;
-    for (int c = 0; c < cycles; ++c) exchangeOnce(vortons, viscosity, dt / float(cycles), eps, eddyViscosity);
+    // Volume and eddy viscosity in partition order, the same for every cycle.
+    const std::vector<float> volume = search_.sorted([&](size_t i) { return vortons.volume(i); });
+    const std::vector<float> halfEddy = search_.sorted([&](size_t i) { return eddy ? 0.5f * eddyViscosity[i] : 0.0f; });
+    for (int c = 0; c < cycles; ++c) exchangeOnce(vortons, viscosity, dt / float(cycles), eps, volume, halfEddy);
 }
 
 void PseDiffusion::exchangeOnce(Vortons& vortons, float viscosity, float dt, float eps,
-                                const std::vector<float>& eddyViscosity) {
+                                const std::vector<float>& volume, const std::vector<float>& halfEddy) {
     const size_t n = vortons.size();
-    const bool eddy = eddyViscosity.size() == n;
-    // Vorticity and volume in partition order, for the SIMD neighbour sums.
+    // Vorticity in partition order, for the SIMD neighbour sums.
     const std::vector<float> wx = search_.sorted([&](size_t i) { return vortons.vorticity[i].x; });
     const std::vector<float> wy = search_.sorted([&](size_t i) { return vortons.vorticity[i].y; });
     const std::vector<float> wz = search_.sorted([&](size_t i) { return vortons.vorticity[i].z; });
-    const std::vector<float> volume = search_.sorted([&](size_t i) { return vortons.volume(i); });
     const float invEps2 = 1.0f / (eps * eps);
     const float invEps3 = invEps2 / eps;
-    const std::vector<float> halfEddy = search_.sorted([&](size_t i) { return eddy ? 0.5f * eddyViscosity[i] : 0.0f; });
     const float rate = dt * invEps2 * invEps3;  // eta_eps = eps^-3 eta(r / eps)
     const float cutoff2 = kCutoff * kCutoff;
     sumX_ = lanes::padded(n);

@@ -35,7 +35,10 @@ public:
     static constexpr int kMaxCycles = 1024;
 
 private:
-    void exchangeOnce(Vortons& vortons, float viscosity, float dt, float eps, const std::vector<float>& eddyViscosity);
+    // One explicit exchange over dt; volume and halfEddy (half of each vorton's eddy viscosity)
+    // in the search's partition order.
+    void exchangeOnce(Vortons& vortons, float viscosity, float dt, float eps, const std::vector<float>& volume,
+                      const std::vector<float>& halfEddy);
     float widthScale_;
     float lastWidth_ = 0.0f;
     NeighbourSearch search_;

@@ -147,6 +147,7 @@ void Simulation::step(float frameDt) {
     int taken = 0;
     arena_->execute([&] {
         float remaining = frameDt;
+        float undiffused = 0.0f;  // s of this frame's sub-steps not yet diffused (diffusion_per_frame)
         for (bool last = false; !last; ++taken) {
             if (remeshDue()) runPhase(Phase::Remesh, [&] { remesh(); });
             runPhase(Phase::Grid, [&] { updateGrid(); });
@@ -155,7 +156,10 @@ void Simulation::step(float frameDt) {
             last = stepsLeft == 1;
             const float dt = last ? remaining : remaining / float(stepsLeft);
             remaining -= dt;
-            substep(dt, last);
+            undiffused += dt;
+            const bool diffuseNow = last || !fluid_.diffusionPerFrame;
+            substep(dt, diffuseNow ? undiffused : 0.0f);
+            if (diffuseNow) undiffused = 0.0f;
         }
     });
     ++stepCount_;
@@ -165,7 +169,7 @@ void Simulation::step(float frameDt) {
     lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-void Simulation::substep(float dt, bool lastOfFrame) {
+void Simulation::substep(float dt, float diffusionDt) {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     work_->jacobianAtVortonsCurrent = false;
     // The impulse each flow a moving body pushes aside (found with the velocity grid) exchanges
@@ -181,13 +185,8 @@ void Simulation::substep(float dt, bool lastOfFrame) {
         computeDensityGradient();
     });
     if (fluid_.baroclinic) runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });
-    if (fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive())) {
-        undiffusedTime_ += dt;
-        if (lastOfFrame || !fluid_.diffusionPerFrame) {
-            runPhase(Phase::Diffusion, [&] { diffuse(undiffusedTime_); });
-            undiffusedTime_ = 0.0f;
-        }
-    }
+    if (diffusionDt > 0.0f && fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive()))
+        runPhase(Phase::Diffusion, [&] { diffuse(diffusionDt); });
     runMethodPhases(method, dt);
     if (fluid_.gravity != vec3(0.0f) && method.buoyancyActs(fluid_))
         energyBudget_.addBuoyancy(vortons_, fluid_.gravity, dt);

@@ -126,8 +126,9 @@ private:
     template <typename F>
     void runPhase(Phase phase, F&& body);
     void checkFinite(Phase phase) const;
-    // lastOfFrame: the frame's last sub-step (diffusion_per_frame diffuses there, over the frame).
-    void substep(float dt, bool lastOfFrame);
+    // diffusionDt: the time to diffuse over in this sub-step (its own dt, the frame's at the last
+    // sub-step under diffusion_per_frame, 0 on the others).
+    void substep(float dt, float diffusionDt);
     int substepsFor(float remaining, int taken) const;
     bool remeshDue() const;
     void remesh();
@@ -168,8 +169,7 @@ private:
     double lastStepMs_ = 0.0;
     long stepCount_ = 0;
     double time_ = 0.0;
-    double substepTime_ = 0.0;     // time at the start of the running sub-step
-    float undiffusedTime_ = 0.0f;  // s of this frame's sub-steps not yet diffused (diffusion_per_frame)
+    double substepTime_ = 0.0;  // time at the start of the running sub-step
     int lastSubsteps_ = 0;
     long substepCount_ = 0;  // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
