@@ -22,8 +22,9 @@ struct Level {
 
 // film: the default core. game: sub-steps up to 1.25 grid spacings and max|grad u| dt 2, at most 3
 // per 1/30 s frame (1.1 sub-steps per frame on the author's 2,176-vorton drop, 1.6 on the 17,256),
-// vortons held at the first count by leaving out the faintest 0.3% of the lattice rather than
-// coarsening it, diffusion once per frame. preview: coarser still, for blocking out a shot.
+// vortons held at the first count by leaving out the faintest 0.3% of the lattice before coarsening
+// it (half as many coarsenings on the author's drop), diffusion once per frame. preview: coarser
+// still, for blocking out a shot.
 constexpr std::array<Level, 3> kLevels{{
     {Quality::Preview, 3.0f, 3.0f, 4, 0.5f, 0.5f, true, 0.0f},
     {Quality::Game, 2.0f, 1.25f, 3, 1.0f, 1.0f, true, 0.003f},
