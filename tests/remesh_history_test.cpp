@@ -81,6 +81,11 @@ TEST(RemeshHistory, OneStepRulesWhenTheOldVortonsHadNone) {
     history.vortonVelocity.assign(3, vec3(0.0f));
     carryHistoryAcrossRemesh(fluid, 3, {velocity, none, {}}, vortons, history);
     EXPECT_EQ(history.vortonVelocity.size(), 1u);
+    // The exponential move reads the flow's change in time from the last velocity too: carried.
+    history.vortonVelocity.assign(3, vec3(0.0f));
+    fluid.advectionIntegrator = AdvectionIntegrator::Exponential;
+    carryHistoryAcrossRemesh(fluid, 3, {velocity, none, {}}, vortons, history);
+    EXPECT_EQ(history.vortonVelocity.size(), 1u);
     history.vortonVelocity.assign(3, vec3(0.0f));
     fluid.adamsBashforth = false;
     carryHistoryAcrossRemesh(fluid, 3, {velocity, none, {}}, vortons, history);

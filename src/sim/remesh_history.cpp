@@ -40,7 +40,7 @@ void carryHistoryAcrossRemesh(const FluidParams& fluid, size_t countBefore, cons
                               const Vortons& vortons, MotionHistory& history) {
     const bool ranTwoStep = fluid.adamsBashforth && history.dt > 0.0f && history.vortonVelocity.size() == countBefore &&
                             flow.velocity.size() > 0;
-    if (ranTwoStep && fluid.advectionIntegrator == AdvectionIntegrator::Explicit)
+    if (ranTwoStep)
         carryVelocityAcrossRemesh(flow, vortons, history);
     else
         history.clearVortons();  // new particles have no past

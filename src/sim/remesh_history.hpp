@@ -36,7 +36,8 @@ void carryVelocityToNewVortons(const LastSubstepFlow& flow, const Vortons& vorto
                                MotionHistory& history);
 
 // After a remesh that turned `countBefore` vortons into `vortons`: their velocity carried across
-// when the two-step rule moved the old ones (explicit advection), else no history (one-step rules).
+// when the old ones moved with a last velocity (the two-step rule, or the exponential move, which
+// reads the flow's change in time from it), else no history (one-step rules).
 void carryHistoryAcrossRemesh(const FluidParams& fluid, size_t countBefore, const LastSubstepFlow& flow,
                               const Vortons& vortons, MotionHistory& history);
 
