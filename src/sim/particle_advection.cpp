@@ -2,29 +2,12 @@
 
 #include "core/neighbour_search.hpp"  // parallelForEachStable
 #include "core/parallel.hpp"
+#include "sim/exponential_advection.hpp"
 #include "sim/grid_lookups.hpp"
-#include "sim/linear_flow_step.hpp"
 
 #include <stdexcept>
 
 namespace vfx {
-
-namespace {
-
-// The velocity of the exponential move (sim/linear_flow_step.hpp) over dt. The flow's change in
-// time at a fixed point is what the change along the path since the last sub-step leaves after
-// the move through the gradient: g = (u_n - exp(J dt_n-1) u_n-1) / dt_n-1, zero in any steady
-// linear flow (there u_n = exp(J dt) u_n-1 exactly). Without a last rate the field is frozen
-// (g = 0). `previous` is replaced by now's velocity.
-vec3 exponentialStepVelocity(const vec3& now, const mat3& gradient, bool twoStep, float previousDt, float dt,
-                             vec3& previous) {
-    const vec3 change =
-        twoStep ? (now - exponentialTimes(gradient * previousDt, previous)) * (1.0f / previousDt) : vec3(0.0f);
-    previous = now;
-    return linearFlowDisplacement(gradient, now, change, dt) * (1.0f / dt);
-}
-
-}  // namespace
 
 // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot make
 // results depend on the thread count.)
@@ -80,19 +63,21 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
     // The grid's velocity at every vorton, looked up for all of them at once.
     std::vector<vec3>& gridFlow = flowAtVortons_;
     if (velocity.vortex) interpolateAtPoints(flow.velocity, vortons.position, gridFlow);
-    const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
     const std::vector<PotentialFlow>& pushed = flow.pushed;
+    const bool exponential = velocity.vortex && flow.gradientAtVortons;
+    if (exponential) moveExponentially(flow, vortons, history, w, dt);
+    const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
     parallelForEachStable(
         0, vortons.size(),
         [&](size_t i) {
             const vec3 x = vortons.position[i];
             vec3 v(0.0f);
-            if (velocity.vortex) {
+            if (exponential) {
+                v = exponentialVelocity_[i];
+            } else if (velocity.vortex) {
                 const vec3 now = pushed.empty() ? gridFlow[i] : gridFlow[i] + potentialFlowVelocity(pushed, x);
                 const StepWeights use = movedByWall(vortons, i) ? StepWeights{} : w;
-                v = flow.gradientAtVortons ? exponentialStepVelocity(now, (*flow.gradientAtVortons)[i], use.twoStep(),
-                                                                     history.dt, dt, history.vortonVelocity[i])
-                                           : stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
+                v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
             }
             if (velocity.sph) v += vortons.sphVelocity[i];
             vortons.velocity[i] = v;
@@ -101,6 +86,22 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
         2048);
     if (!velocity.vortex) history.vortonVelocity.clear();  // nothing recorded: no past to use later
     history.dt = dt;
+}
+
+// The exponential move's velocities for every vorton, eight at a time (sim/exponential_advection):
+// the flow at each (the grid's plus what moving bodies push aside) and whether it has a last
+// velocity to read the flow's change in time from.
+void GridFlowAdvection::moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history,
+                                          StepWeights w, float dt) {
+    std::vector<vec3>& now = flowAtVortons_;
+    if (!flow.pushed.empty())
+        parallelForEach(
+            0, vortons.size(), [&](size_t i) { now[i] += potentialFlowVelocity(flow.pushed, vortons.position[i]); },
+            1024);
+    twoStep_.resize(vortons.size());
+    for (size_t i = 0; i < vortons.size(); ++i) twoStep_[i] = w.twoStep() && !movedByWall(vortons, i) ? 1u : 0u;
+    exponentialMoveVelocities({now, *flow.gradientAtVortons, twoStep_, history.dt, dt}, history.vortonVelocity,
+                              exponentialVelocity_);
 }
 
 }  // namespace vfx

@@ -12,6 +12,7 @@
 #include "sim/time_integration.hpp"
 #include "sim/tracer_advection.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace vfx {
@@ -49,9 +50,13 @@ public:
 
 private:
     void packFlowAndDensity(const StepFlow& flow);
+    void moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history, StepWeights w,
+                           float dt);
 
-    UniformGrid<FlowAndDensity> packed_;  // the tracers' lookup grid: velocity and density side by side
-    std::vector<vec3> flowAtVortons_;     // the grid's velocity at each vorton
+    UniformGrid<FlowAndDensity> packed_;     // the tracers' lookup grid: velocity and density side by side
+    std::vector<vec3> flowAtVortons_;        // the grid's velocity at each vorton
+    std::vector<vec3> exponentialVelocity_;  // each vorton's velocity over the sub-step by the exponential move
+    std::vector<uint8_t> twoStep_;           // whether each vorton has a last velocity (exponential move)
 };
 
 }  // namespace vfx

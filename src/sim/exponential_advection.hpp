@@ -1,0 +1,27 @@
+#pragma once
+// The exponential move (sim/linear_flow_step.hpp) for eight vortons at a time in SIMD lanes: the
+// same Taylor series of the action, each of a block's vortons in one lane, the block taking as
+// many pieces as its widest step needs (at least as accurate as per vorton). Blocks are fixed by
+// vorton index, so results do not depend on the thread count.
+#include "core/math.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace vfx {
+
+// What the exponential move reads per vorton, and what it writes.
+struct ExponentialMoveInputs {
+    const std::vector<vec3>& now;         // the flow's velocity at each vorton this sub-step, m/s
+    const std::vector<mat3>& gradient;    // the velocity gradient there (column j = du/dx_j), 1/s
+    const std::vector<uint8_t>& twoStep;  // 1 where the vorton has a last velocity to read the flow's change from
+    float previousDt = 0.0f;              // the last sub-step, s
+    float dt = 0.0f;                      // this sub-step, s
+};
+
+// Each vorton's mean velocity over the sub-step, (x(dt) - x0) / dt, into `velocity`; `previous`
+// (last sub-step's velocities on entry) becomes `now`.
+void exponentialMoveVelocities(const ExponentialMoveInputs& in, std::vector<vec3>& previous,
+                               std::vector<vec3>& velocity);
+
+}  // namespace vfx
