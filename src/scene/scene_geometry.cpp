@@ -36,6 +36,35 @@ std::vector<vec3> sampleRandom(const RegionDesc& region) {
     return points;
 }
 
+// A ring's random points, one in each of `count` equal sectors about its axis, uniform in volume
+// within the sector (the core disc drawn with weight R + r cos(theta), the distance from the
+// axis). Drawn from the bounding box, a ring's sectors hold their share of the points only to
+// within its square root: the circulation then differs around the ring, so the vortex lines do
+// not close and the ring starts with a net vorticity, whose impulse moves as it travels (up to
+// 6% sideways in 3 s for 8,000 vortons).
+std::vector<vec3> sampleRandomRing(const RegionDesc& region) {
+    const vec3 u = ringAxis(region);
+    // Two unit vectors across the axis.
+    const vec3 side = glm::normalize(std::abs(u.x) < 0.9f ? glm::cross(u, vec3(1.0f, 0.0f, 0.0f))
+                                                          : glm::cross(u, vec3(0.0f, 1.0f, 0.0f)));
+    const vec3 other = glm::cross(u, side);
+    const float big = region.radius, core = region.coreRadius;
+    std::mt19937 rng(region.seed);
+    std::vector<vec3> points;
+    points.reserve(size_t(region.count));
+    for (long k = 0; k < region.count; ++k) {
+        const float phi = 2.0f * kPi * (float(k) + unitRandom(rng)) / float(region.count);
+        float r = 0.0f, theta = 0.0f;
+        do {  // accepted with probability (R + r cos theta) / (R + a): at least (R - a) / (R + a)
+            r = core * std::sqrt(unitRandom(rng));
+            theta = 2.0f * kPi * unitRandom(rng);
+        } while (unitRandom(rng) * (big + core) > big + r * std::cos(theta));
+        const vec3 outward = std::cos(phi) * side + std::sin(phi) * other;
+        points.push_back(region.centre + (big + r * std::cos(theta)) * outward + r * std::sin(theta) * u);
+    }
+    return points;
+}
+
 // Cell-centred cubic lattice of the given spacing, centred in the region's bounds.
 std::vector<vec3> latticePoints(const RegionDesc& region, float spacing) {
     vec3 lo, hi;
@@ -206,7 +235,8 @@ std::vector<vec3> sampleRegion(const RegionDesc& region) {
     if (!(fill >= 1e-3))
         throw std::invalid_argument("the region fills " + formatNumber(fill) +
                                     " of its bounding box, too thin to place particles in (at least 0.001)");
-    if (region.layout == RegionLayout::Random) return sampleRandom(region);
+    if (region.layout == RegionLayout::Random)
+        return region.shape == RegionShape::Ring ? sampleRandomRing(region) : sampleRandom(region);
     return region.shape == RegionShape::Box ? sampleBoxLattice(region) : sampleLattice(region);
 }
 
