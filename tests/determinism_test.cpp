@@ -28,12 +28,16 @@ struct State {
     std::vector<float> densityGrid;
 };
 
+State stateOf(const Simulation& sim) {
+    return State{sim.vortons(), sim.tracers(), sim.velocityGrid().values(), sim.densityGrid().values()};
+}
+
 State run(int threads, VelocitySolver solver, size_t vortons, int steps) {
     Simulation sim;
     sim.setThreads(threads);
     buildScene(sim, solver, vortons);
     for (int k = 0; k < steps; ++k) sim.step(0.01f);
-    return State{sim.vortons(), sim.tracers(), sim.velocityGrid().values(), sim.densityGrid().values()};
+    return stateOf(sim);
 }
 
 void expectIdentical(const State& a, const State& b) {
@@ -89,8 +93,7 @@ TEST(Determinism, SubstepsRemeshingAndBaroclinicFormsOneAndTwoThreadsBitwiseEqua
                 maxSubsteps = std::max(maxSubsteps, sim.lastSubsteps());
             }
             remeshes = sim.remeshCount();
-            states[threads - 1] =
-                State{sim.vortons(), sim.tracers(), sim.velocityGrid().values(), sim.densityGrid().values()};
+            states[threads - 1] = stateOf(sim);
         }
         std::cout << "most sub-steps in a frame: " << maxSubsteps << ", remeshes: " << remeshes << "\n";
         EXPECT_GT(maxSubsteps, 1);
@@ -113,8 +116,7 @@ TEST(Determinism, ExponentialIntegratorsOneAndTwoThreadsBitwiseEqual) {
         sim.fluid().stretchingIntegrator = StretchingIntegrator::Exponential;
         for (int k = 0; k < 12; ++k) sim.step(1.0f / 30.0f);
         remeshes = sim.remeshCount();
-        states[threads - 1] =
-            State{sim.vortons(), sim.tracers(), sim.velocityGrid().values(), sim.densityGrid().values()};
+        states[threads - 1] = stateOf(sim);
     }
     EXPECT_GT(remeshes, 0);
     expectEvolved(states[0]);
@@ -138,8 +140,7 @@ TEST(Determinism, GameLevelFramesOneAndTwoThreadsBitwiseEqual) {
             if (threads == 1 && sim.vortons().size() == firstCount && sim.remeshCount() > 0) ++held;
         }
         remeshes = sim.remeshCount();
-        states[threads - 1] =
-            State{sim.vortons(), sim.tracers(), sim.velocityGrid().values(), sim.densityGrid().values()};
+        states[threads - 1] = stateOf(sim);
     }
     std::cout << "remeshes: " << remeshes << ", frames held at the first count after a remesh: " << held << "\n";
     EXPECT_GT(remeshes, 0);

@@ -98,7 +98,7 @@ TEST(LinearFlowStep, VortonInAVortexCoreKeepsItsRadius) {
 
 // The move eight vortons at a time (sim/exponential_advection) against the one-vorton formulas:
 // gradients whose steps need one to five pieces in one block, vortons with and without a last
-// velocity, a partial last block, and a vorton whose gradient is not finite (its block falls back
+// velocity (a wall moved them), a partial last block, and a vorton whose gradient is not finite (its block falls back
 // to the one-vorton rules, which pass the non-finite value on for the caller's checks).
 TEST(ExponentialAdvection, EightAtATimeMovesAsOneAtATime) {
     std::mt19937 rng(7);
@@ -106,7 +106,7 @@ TEST(ExponentialAdvection, EightAtATimeMovesAsOneAtATime) {
     const size_t n = 21;
     std::vector<vec3> now(n), previous(n);
     std::vector<mat3> gradient(n);
-    std::vector<uint8_t> twoStep(n);
+    std::vector<uint8_t> hitWall(n);
     for (size_t i = 0; i < n; ++i) {
         const float strength = 0.5f + 3.0f * float(i % 5);  // |J dt| from about 0.1 to 2
         for (int c = 0; c < 3; ++c) {
@@ -114,15 +114,15 @@ TEST(ExponentialAdvection, EightAtATimeMovesAsOneAtATime) {
             now[i][c] = unit(rng);
             previous[i][c] = unit(rng);
         }
-        twoStep[i] = i % 3 != 0 ? 1u : 0u;
+        hitWall[i] = i % 3 == 0 ? 1u : 0u;  // a wall moved these: no last velocity to read
     }
     gradient[18][1][2] = std::numeric_limits<float>::quiet_NaN();
     const float previousDt = 0.04f, dt = 0.05f;
     std::vector<vec3> lastVelocity = previous, velocity;
-    exponentialMoveVelocities({now, gradient, twoStep, previousDt, dt}, lastVelocity, velocity);
+    exponentialMoveVelocities({now, gradient, hitWall, true, previousDt, dt}, lastVelocity, velocity);
     ASSERT_EQ(velocity.size(), n);
     for (size_t i = 0; i < n; ++i) {
-        const vec3 change = twoStep[i] != 0u
+        const vec3 change = hitWall[i] == 0u
                                 ? (now[i] - exponentialTimes(gradient[i] * previousDt, previous[i])) / previousDt
                                 : vec3(0.0f);
         const vec3 expected = linearFlowDisplacement(gradient[i], now[i], change, dt) / dt;

@@ -92,7 +92,7 @@ VFX_LANES_INLINE Lanes3 linearFlowDisplacement(const LaneMatrix& a, const Lanes3
 vec3 moveOne(const ExponentialMoveInputs& in, size_t i, vec3& previous) {
     const mat3& j = in.gradient[i];
     const vec3 now = in.now[i];
-    const vec3 change = in.twoStep[i] != 0u
+    const vec3 change = in.readsChange(i)
                             ? (now - vfx::exponentialTimes(j * in.previousDt, previous)) * (1.0f / in.previousDt)
                             : vec3(0.0f);
     previous = now;
@@ -111,7 +111,7 @@ VFX_SIMD_KERNEL void moveBlock(const ExponentialMoveInputs& in, size_t first, st
             for (int r = 0; r < 3; ++r) j.m[c][r][l] = in.gradient[i][c][r];
         now.x[l] = in.now[i].x, now.y[l] = in.now[i].y, now.z[l] = in.now[i].z;
         last.x[l] = previous[i].x, last.y[l] = previous[i].y, last.z[l] = previous[i].z;
-        twoStep[l] = in.twoStep[i] != 0u ? 1.0f : 0.0f;
+        twoStep[l] = in.readsChange(i) ? 1.0f : 0.0f;
     }
     const LaneMatrix back = scaled(j, in.previousDt), ahead = scaled(j, in.dt);
     const float backNorm = widestNorm(back), aheadNorm = widestNorm(ahead);

@@ -14,9 +14,13 @@ namespace vfx {
 struct ExponentialMoveInputs {
     const std::vector<vec3>& now;         // the flow's velocity at each vorton this sub-step, m/s
     const std::vector<mat3>& gradient;    // the velocity gradient there (column j = du/dx_j), 1/s
-    const std::vector<uint8_t>& twoStep;  // 1 where the vorton has a last velocity to read the flow's change from
+    const std::vector<uint8_t>& hitWall;  // the vortons a wall just moved (Vortons::hitWall; empty: none)
+    bool twoStep = false;                 // the vortons have last velocities to read the flow's change from
     float previousDt = 0.0f;              // the last sub-step, s
     float dt = 0.0f;                      // this sub-step, s
+
+    // Whether vorton i reads the flow's change from its last velocity: not if a wall moved it.
+    bool readsChange(size_t i) const { return twoStep && !(hitWall.size() == now.size() && hitWall[i] != 0u); }
 };
 
 // Each vorton's mean velocity over the sub-step, (x(dt) - x0) / dt, into `velocity`; `previous`

@@ -89,8 +89,7 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
 }
 
 // The exponential move's velocities for every vorton, eight at a time (sim/exponential_advection):
-// the flow at each (the grid's plus what moving bodies push aside) and whether it has a last
-// velocity to read the flow's change in time from.
+// the flow at each (the grid's plus what moving bodies push aside).
 void GridFlowAdvection::moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history,
                                           StepWeights w, float dt) {
     std::vector<vec3>& now = flowAtVortons_;
@@ -98,10 +97,8 @@ void GridFlowAdvection::moveExponentially(const StepFlow& flow, const Vortons& v
         parallelForEach(
             0, vortons.size(), [&](size_t i) { now[i] += potentialFlowVelocity(flow.pushed, vortons.position[i]); },
             1024);
-    twoStep_.resize(vortons.size());
-    for (size_t i = 0; i < vortons.size(); ++i) twoStep_[i] = w.twoStep() && !movedByWall(vortons, i) ? 1u : 0u;
-    exponentialMoveVelocities({now, *flow.gradientAtVortons, twoStep_, history.dt, dt}, history.vortonVelocity,
-                              exponentialVelocity_);
+    exponentialMoveVelocities({now, *flow.gradientAtVortons, vortons.hitWall, w.twoStep(), history.dt, dt},
+                              history.vortonVelocity, exponentialVelocity_);
 }
 
 }  // namespace vfx

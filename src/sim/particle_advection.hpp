@@ -12,7 +12,6 @@
 #include "sim/time_integration.hpp"
 #include "sim/tracer_advection.hpp"
 
-#include <cstdint>
 #include <vector>
 
 namespace vfx {
@@ -56,7 +55,6 @@ private:
     UniformGrid<FlowAndDensity> packed_;     // the tracers' lookup grid: velocity and density side by side
     std::vector<vec3> flowAtVortons_;        // the grid's velocity at each vorton
     std::vector<vec3> exponentialVelocity_;  // each vorton's velocity over the sub-step by the exponential move
-    std::vector<uint8_t> twoStep_;           // whether each vorton has a last velocity (exponential move)
 };
 
 }  // namespace vfx
