@@ -24,6 +24,9 @@ TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     EXPECT_FLOAT_EQ(game.fluid.vortonBudget, 1.0f);
     EXPECT_FLOAT_EQ(game.fluid.remeshFringeShare, 0.003f);
     EXPECT_EQ(game.fluid.maxSubsteps, 3);
+    EXPECT_EQ(game.fluid.maxGridCells, 0);
+    const Scene preview = parseScene(sceneWith({{"quality", "preview"}}), "preview");
+    EXPECT_EQ(preview.fluid.maxGridCells, 8192);
     const Scene tuned = parseScene(sceneWith({{"strain_limit", 0.5}, {"quality", "game"}}), "tuned");
     EXPECT_FLOAT_EQ(tuned.fluid.strainLimit, 0.5f);
     EXPECT_FLOAT_EQ(tuned.fluid.vortonBudget, 1.0f);
@@ -38,6 +41,7 @@ TEST(Quality, FilmIsTheDefaultCore) {
     EXPECT_EQ(film.maxSubsteps, defaults.maxSubsteps);
     EXPECT_EQ(film.vortonBudget, defaults.vortonBudget);
     EXPECT_EQ(film.gridCellsPerVorton, defaults.gridCellsPerVorton);
+    EXPECT_EQ(film.maxGridCells, defaults.maxGridCells);
     EXPECT_EQ(film.diffusionPerFrame, defaults.diffusionPerFrame);
     EXPECT_EQ(film.remeshFringeShare, defaults.remeshFringeShare);
 }
@@ -53,6 +57,30 @@ TEST(Quality, ChangedLiveItAppliesAtTheNextStepAndKeepsLaterEdits) {
     sim.fluid().cflLimit = 0.8f;
     sim.step(0.01f);
     EXPECT_FLOAT_EQ(sim.fluid().cflLimit, 0.8f);
+}
+
+// Cells of the velocity grid over the particles (the two padding layers on each side left out).
+size_t cellsOverTheParticles(const GridShape& shape) {
+    const ivec3 cells = shape.points - ivec3(1 + 4);
+    return size_t(cells.x) * size_t(cells.y) * size_t(cells.z);
+}
+
+// The preview level's max_grid_cells holds the velocity grid below its cap (40,000 vortons at its
+// half a cell a vorton would ask for 20,000 cells), and without a cap the grid has
+// grid_cells_per_vorton cells a vorton (ceil per axis: within a factor (1 + 1/27)^3 = 1.115 above
+// for a ball 27 cells across).
+TEST(Quality, PreviewLevelHoldsTheVelocityGridAtItsCap) {
+    const nlohmann::json many = {{{"shape", "sphere"}, {"center", {0, 0, 0}}, {"radius", 1.0}, {"count", 40000}}};
+    const nlohmann::json vortons = {{{"shape", "sphere"}, {"center", {0, 0, 0}}, {"radius", 1.0}, {"count", 20000}}};
+    Simulation preview, custom;
+    buildSimulation(parseScene({{"fluid", {{"quality", "preview"}}}, {"vortons", many}}, "preview"), preview);
+    buildSimulation(parseScene({{"vortons", vortons}}, "custom"), custom);
+    preview.step(0.01f);
+    custom.step(0.01f);
+    EXPECT_LE(cellsOverTheParticles(preview.gridShape()), 8192u);
+    EXPECT_GE(cellsOverTheParticles(preview.gridShape()), 4096u);
+    EXPECT_GE(cellsOverTheParticles(custom.gridShape()), 20000u);
+    EXPECT_LE(cellsOverTheParticles(custom.gridShape()), 22400u);
 }
 
 // The author's dye drop (ball r 1, density +10, gravity 10, nu 0.01) falling for 5 s: the fall of

@@ -37,6 +37,19 @@ GridShape GridShape::fitBox(vec3 lo, vec3 hi, size_t targetCells, float minSpaci
     return shape;
 }
 
+// Each refit aims lower by the overshoot and at least 1% more, so the spacing grows every round
+// and the count falls below the cap within a few rounds (a target of one cell always fits).
+GridShape GridShape::fitBoxAtMost(vec3 lo, vec3 hi, size_t maxCells, float minSpacing) {
+    maxCells = std::max<size_t>(maxCells, 1);
+    double target = double(maxCells);
+    GridShape shape = fitBox(lo, hi, maxCells, minSpacing);
+    while (shape.cellCount() > maxCells && target > 1.0) {
+        target = std::max(1.0, target * 0.99 * double(maxCells) / double(shape.cellCount()));
+        shape = fitBox(lo, hi, size_t(target), minSpacing);
+    }
+    return shape;
+}
+
 TrilinearStencil trilinearStencilGeneral(const GridShape& shape, const vec3& p) {
     vec3 f;
     const ivec3 c = shape.cellOf(p, &f);

@@ -64,6 +64,9 @@ struct GridShape {
 
     // Grid that encloses [lo, hi] with about `targetCells` cells, at least `minSpacing` apart.
     static GridShape fitBox(vec3 lo, vec3 hi, size_t targetCells, float minSpacing);
+    // The same with at most `maxCells` cells (fitBox rounds each axis up, so its count can
+    // exceed the target by a few percent).
+    static GridShape fitBoxAtMost(vec3 lo, vec3 hi, size_t maxCells, float minSpacing);
 };
 
 // Trilinear stencil: the 8 point indices around a position and their weights.

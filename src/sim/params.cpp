@@ -5,6 +5,7 @@
 
 #include "sim/quality.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace vfx {
@@ -104,6 +105,14 @@ void addVelocity(std::vector<ParamSpec>& t) {
                            "Resolution of the velocity grid in cells per vorton (Gourlay uses 1).")
                     .above(0)
                     .atMost(8));
+    t.push_back(
+        fluidParam(
+            "max_grid_cells", &F::maxGridCells,
+            "Most cells the velocity grid may have, whatever grid_cells_per_vorton asks (0 = no cap): past it the "
+            "grid coarsens, so the velocity, density, buoyancy and stretching phases cost the same at any vorton "
+            "count, and the vortons' finer detail is carried but not resolved by the grid.")
+            .atLeast(0)
+            .atMost(100000000));
     t.push_back(fluidParam("stretching", &F::stretching,
                            "Vortex stretching and tilting of vorticity by the velocity gradient."));
     t.push_back(fluidParam(
@@ -292,6 +301,12 @@ const std::vector<ParamSpec>& fluidParamSpecs() {
 const std::vector<ParamSpec>& timeParamSpecs() {
     static const std::vector<ParamSpec> specs = buildTimeSpecs();
     return specs;
+}
+
+double FluidParams::gridCellTarget(double vortons) const {
+    double cells = vortons * double(gridCellsPerVorton);
+    if (maxGridCells > 0) cells = std::min(cells, double(maxGridCells));
+    return std::max(cells, 64.0);
 }
 
 void requireValidParams(const FluidParams& fluid) {

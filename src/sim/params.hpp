@@ -81,6 +81,9 @@ struct FluidParams {
     float treeOpeningAngle = 0.7f;
     // Velocity grid resolution in cells per vorton (Gourlay uses 1).
     float gridCellsPerVorton = 1.0f;
+    // Most cells the velocity grid may have (0 = no cap): past it the grid coarsens, so the
+    // grid's phases cost the same at any vorton count.
+    int maxGridCells = 0;
     // Vortex stretching and tilting of vorticity by the velocity gradient.
     bool stretching = true;
     // (omega . grad) u, its transpose (conserves total vorticity) or their mean.
@@ -152,6 +155,10 @@ struct FluidParams {
     float sphStiffness = 2.0f;
     // Share of the pressure's pull where vortons are sparser than at rest, 0..1 (1 holds a drop).
     float sphCohesion = 1.0f;
+
+    // Cells the velocity grid aims at for this many vortons: grid_cells_per_vorton each, at most
+    // max_grid_cells, at least 64.
+    double gridCellTarget(double vortons) const;
 };
 
 struct TimeParams {

@@ -16,6 +16,7 @@ struct Level {
     int maxSubsteps;
     float vortonBudget;
     float gridCellsPerVorton;
+    int maxGridCells;
     bool diffusionPerFrame;
     float remeshFringeShare;
 };
@@ -26,9 +27,9 @@ struct Level {
 // it (half as many coarsenings on the author's drop), diffusion once per frame. preview: coarser
 // still, for blocking out a shot.
 constexpr std::array<Level, 3> kLevels{{
-    {Quality::Preview, 3.0f, 3.0f, 4, 0.5f, 0.5f, true, 0.0f},
-    {Quality::Game, 2.0f, 1.25f, 3, 1.0f, 1.0f, true, 0.003f},
-    {Quality::Film, 0.6f, 1.0f, 64, 2.5f, 1.0f, false, 0.0f},
+    {Quality::Preview, 3.0f, 3.0f, 4, 0.5f, 0.5f, 8192, true, 0.0f},
+    {Quality::Game, 2.0f, 1.25f, 3, 1.0f, 1.0f, 0, true, 0.003f},
+    {Quality::Film, 0.6f, 1.0f, 64, 2.5f, 1.0f, 0, false, 0.0f},
 }};
 
 }  // namespace
@@ -41,6 +42,7 @@ void applyQuality(Quality level, FluidParams& fluid) {
         fluid.maxSubsteps = l.maxSubsteps;
         fluid.vortonBudget = l.vortonBudget;
         fluid.gridCellsPerVorton = l.gridCellsPerVorton;
+        fluid.maxGridCells = l.maxGridCells;
         fluid.diffusionPerFrame = l.diffusionPerFrame;
         fluid.remeshFringeShare = l.remeshFringeShare;
     }
@@ -52,8 +54,8 @@ std::string describeQualityLevels() {
         text += (text.empty() ? "" : " ") + enumName(l.quality) + ": strain_limit " + formatNumber(l.strainLimit, 3) +
                 ", cfl_limit " + formatNumber(l.cflLimit, 3) + ", max_substeps " + std::to_string(l.maxSubsteps) +
                 ", vorton_budget " + formatNumber(l.vortonBudget, 3) + ", grid_cells_per_vorton " +
-                formatNumber(l.gridCellsPerVorton, 3) + ", diffusion_per_frame " +
-                (l.diffusionPerFrame ? "true" : "false") + ", remesh_fringe_share " +
+                formatNumber(l.gridCellsPerVorton, 3) + ", max_grid_cells " + std::to_string(l.maxGridCells) +
+                ", diffusion_per_frame " + (l.diffusionPerFrame ? "true" : "false") + ", remesh_fringe_share " +
                 formatNumber(l.remeshFringeShare, 3) + ";";
     return text;
 }

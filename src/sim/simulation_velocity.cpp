@@ -162,11 +162,11 @@ std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {
 // (Lamb, "Hydrodynamics", sec. 72; Saint-Venant's torsion problem in a box's cross-section).
 BoxContainer Simulation::solveInBoxContainer() const {
     const BoxContainer container = requireBoxContainer(bodies_);
-    // About fluid.grid_cells_per_vorton cells a vorton over the whole box, so the cost stays
+    // About fluid.grid_cells_per_vorton cells a vorton (at most max_grid_cells) over the whole box, so the cost stays
     // O(N log N) (spreading, six sine/cosine transforms, the curl); a flow filling a small part
     // of a large box is then resolved more coarsely than by the tree.
     const vec3 size = container.box.hi - container.box.lo;
-    const float cells = std::max(float(vortons_.size()) * fluid_.gridCellsPerVorton, 64.0f);
+    const float cells = float(fluid_.gridCellTarget(double(vortons_.size())));
     const float spacing = std::cbrt(size.x * size.y * size.z / cells);
     const quat toFrame = glm::conjugate(container.orientation);
     const vec3 relativeVorticity = -2.0f * (toFrame * container.angularVelocity);
