@@ -22,9 +22,13 @@ bool GridShape::encloses(const vec3& p) const {
 
 GridShape GridShape::fitBox(vec3 lo, vec3 hi, size_t targetCells, float minSpacing) {
     targetCells = std::max<size_t>(targetCells, 1);
-    vec3 extent = glm::max(hi - lo, vec3(minSpacing));
-    float spacing = std::cbrt(extent.x * extent.y * extent.z / float(targetCells));
-    spacing = std::max(spacing, minSpacing);
+    const vec3 extent = glm::max(hi - lo, vec3(minSpacing));
+    const float spacing = std::max(std::cbrt(extent.x * extent.y * extent.z / float(targetCells)), minSpacing);
+    return fitBoxWithSpacing(lo, hi, spacing, minSpacing);
+}
+
+GridShape GridShape::fitBoxWithSpacing(vec3 lo, vec3 hi, float spacing, float minSpacing) {
+    const vec3 extent = glm::max(hi - lo, vec3(minSpacing));
     GridShape shape;
     ivec3 cellCount;
     for (int a = 0; a < 3; ++a) cellCount[a] = std::max(1, int(std::ceil(extent[a] / spacing * (1.0f + 1e-6f))));
@@ -37,15 +41,16 @@ GridShape GridShape::fitBox(vec3 lo, vec3 hi, size_t targetCells, float minSpaci
     return shape;
 }
 
-// Each refit aims lower by the overshoot and at least 1% more, so the spacing grows every round
-// and the count falls below the cap within a few rounds (a target of one cell always fits).
+// Widens the spacing 1% at a time from the box's share of the cap until the count fits, so the
+// result is within one step of the finest spacing that fits. Past the longest side every axis
+// has one cell, so the loop ends.
 GridShape GridShape::fitBoxAtMost(vec3 lo, vec3 hi, size_t maxCells, float minSpacing) {
     maxCells = std::max<size_t>(maxCells, 1);
-    double target = double(maxCells);
     GridShape shape = fitBox(lo, hi, maxCells, minSpacing);
-    while (shape.cellCount() > maxCells && target > 1.0) {
-        target = std::max(1.0, target * 0.99 * double(maxCells) / double(shape.cellCount()));
-        shape = fitBox(lo, hi, size_t(target), minSpacing);
+    float spacing = shape.spacing.x;
+    while (shape.cellCount() > maxCells) {
+        spacing *= 1.01f;
+        shape = fitBoxWithSpacing(lo, hi, spacing, minSpacing);
     }
     return shape;
 }

@@ -63,9 +63,12 @@ struct GridShape {
     bool encloses(const vec3& p) const;
 
     // Grid that encloses [lo, hi] with about `targetCells` cells, at least `minSpacing` apart.
+    // Each axis is rounded up and keeps at least one cell, so the count can exceed the target
+    // (several times over for a thin box).
     static GridShape fitBox(vec3 lo, vec3 hi, size_t targetCells, float minSpacing);
-    // The same with at most `maxCells` cells (fitBox rounds each axis up, so its count can
-    // exceed the target by a few percent).
+    // The grid with cells `spacing` wide (at least `minSpacing`) centred on [lo, hi].
+    static GridShape fitBoxWithSpacing(vec3 lo, vec3 hi, float spacing, float minSpacing);
+    // The finest grid, to within 1% in spacing, with at most `maxCells` cells.
     static GridShape fitBoxAtMost(vec3 lo, vec3 hi, size_t maxCells, float minSpacing);
 };
 

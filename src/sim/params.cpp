@@ -109,8 +109,9 @@ void addVelocity(std::vector<ParamSpec>& t) {
         fluidParam(
             "max_grid_cells", &F::maxGridCells,
             "Most cells the velocity grid may have, whatever grid_cells_per_vorton asks (0 = no cap): past it the "
-            "grid coarsens, so the velocity, density, buoyancy and stretching phases cost the same at any vorton "
-            "count, and the vortons' finer detail is carried but not resolved by the grid.")
+            "grid coarsens, so its own passes (the velocity on its points, the density, buoyancy and stretching "
+            "fields) stop growing with the vorton count, and the vortons' finer detail is carried but not "
+            "resolved by the grid.")
             .atLeast(0)
             .atMost(100000000));
     t.push_back(fluidParam("stretching", &F::stretching,
@@ -304,9 +305,8 @@ const std::vector<ParamSpec>& timeParamSpecs() {
 }
 
 double FluidParams::gridCellTarget(double vortons) const {
-    double cells = vortons * double(gridCellsPerVorton);
-    if (maxGridCells > 0) cells = std::min(cells, double(maxGridCells));
-    return std::max(cells, 64.0);
+    const double cells = std::max(vortons * double(gridCellsPerVorton), 64.0);
+    return maxGridCells > 0 ? std::min(cells, double(maxGridCells)) : cells;
 }
 
 void requireValidParams(const FluidParams& fluid) {

@@ -156,8 +156,8 @@ struct FluidParams {
     // Share of the pressure's pull where vortons are sparser than at rest, 0..1 (1 holds a drop).
     float sphCohesion = 1.0f;
 
-    // Cells the velocity grid aims at for this many vortons: grid_cells_per_vorton each, at most
-    // max_grid_cells, at least 64.
+    // Cells the velocity grid aims at for this many vortons: grid_cells_per_vorton each, at least
+    // 64, at most max_grid_cells (which wins if lower).
     double gridCellTarget(double vortons) const;
 };
 

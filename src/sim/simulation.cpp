@@ -289,10 +289,10 @@ void Simulation::updateGrid() {
     for (float s : vortons_.radius) maxSigma = std::max(maxSigma, s);
     lo -= vec3(maxSigma);
     hi += vec3(maxSigma);
-    const double target = fluid_.gridCellTarget(double(vortons_.size()));
-    const bool capped = fluid_.maxGridCells > 0 && target >= double(fluid_.maxGridCells);
-    gridShape_ = capped ? GridShape::fitBoxAtMost(lo, hi, size_t(fluid_.maxGridCells), 1e-4f)
-                        : GridShape::fitBox(lo, hi, size_t(target), 1e-4f);
+    gridShape_ = GridShape::fitBox(lo, hi, size_t(fluid_.gridCellTarget(double(vortons_.size()))), 1e-4f);
+    // Rounding up each axis can take the count past the cap: then the finest grid within it.
+    if (fluid_.maxGridCells > 0 && gridShape_.cellCount() > size_t(fluid_.maxGridCells))
+        gridShape_ = GridShape::fitBoxAtMost(lo, hi, size_t(fluid_.maxGridCells), 1e-4f);
     // Two empty layers of points around everything deposited: the centred differences then sum
     // by parts exactly, so the grid's baroclinic source carries exactly the impulse rate
     // g sum(rho' V) / rho0 (with a deposit on the faces, one-sided differences there broke it
