@@ -98,8 +98,9 @@ TEST(LinearFlowStep, VortonInAVortexCoreKeepsItsRadius) {
 
 // The move eight vortons at a time (sim/exponential_advection) against the one-vorton formulas:
 // gradients whose steps need one to five pieces in one block, vortons with and without a last
-// velocity (a wall moved them), a partial last block, and a vorton whose gradient is not finite (its block falls back
-// to the one-vorton rules, which pass the non-finite value on for the caller's checks).
+// velocity (a wall moved them), a partial last block, and a vorton whose gradient is not finite
+// (its block falls back to the one-vorton rules, which pass the non-finite value on for the
+// caller's checks).
 TEST(ExponentialAdvection, EightAtATimeMovesAsOneAtATime) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> unit(-1.0f, 1.0f);

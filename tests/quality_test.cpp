@@ -67,8 +67,9 @@ size_t cellsOverTheParticles(const GridShape& shape) {
 
 // The preview level's max_grid_cells holds the velocity grid below its cap: at 16,000 vortons its
 // half a cell a vorton asks for 8,000 cells, which rounding up each axis of the ball's box takes
-// to 20 x 21 x 21 = 8,820; at 40,000 for 20,000. The cap keeps the finest grid within it, so along each of
-// the ~20 cells of an axis it gives up at most one cell: at least (19/20)^3 = 0.857 of the cap.
+// to 20 x 21 x 21 = 8,820; at 40,000 for 20,000. The cap keeps the finest grid within it, so
+// along each of the ~20 cells of an axis it gives up at most one cell: at least (19/20)^3 = 0.857
+// of the cap.
 // Without a cap the grid has grid_cells_per_vorton cells a vorton (ceil per axis: within a factor
 // (1 + 1/27)^3 = 1.115 above for a ball 27 cells across).
 TEST(Quality, PreviewLevelHoldsTheVelocityGridAtItsCap) {

@@ -1,5 +1,6 @@
 // The uniform grid (core/uniform_grid.hpp): fitBox encloses a box with about the asked-for number
-// of cubic cells, fitBoxAtMost the finest with no more than a cap, and trilinear interpolation reproduces linear fields exactly.
+// of cubic cells, fitBoxAtMost gives the finest grid within a cap, and trilinear interpolation
+// reproduces linear fields exactly.
 #include "core/uniform_grid.hpp"
 
 #include <gtest/gtest.h>

@@ -32,8 +32,8 @@ float vortonRadiusOf(const RegionDesc& region, float coreOverlap) {
 }
 
 // Points of the grid Simulation::updateGrid fits around the particles: about vortons x
-// grid_cells_per_vorton cells (at least 64, at most max_grid_cells), spaced at least 1e-4 m apart, plus two layers of
-// padding on each side. In double so no extent can overflow.
+// grid_cells_per_vorton cells (at least 64, at most max_grid_cells), spaced at least 1e-4 m
+// apart, plus two layers of padding on each side. In double so no extent can overflow.
 double gridPointsFor(const Scene& scene, const vec3& lo, const vec3& hi, double vortons) {
     const double target = scene.fluid.gridCellTarget(vortons);
     double extent[3], volume = 1.0;

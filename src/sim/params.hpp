@@ -82,7 +82,7 @@ struct FluidParams {
     // Velocity grid resolution in cells per vorton (Gourlay uses 1).
     float gridCellsPerVorton = 1.0f;
     // Most cells the velocity grid may have (0 = no cap): past it the grid coarsens, so the
-    // grid's phases cost the same at any vorton count.
+    // grid's own passes stop growing with the vorton count.
     int maxGridCells = 0;
     // Vortex stretching and tilting of vorticity by the velocity gradient.
     bool stretching = true;

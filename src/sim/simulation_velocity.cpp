@@ -162,9 +162,9 @@ std::vector<PotentialFlow> Simulation::pushedFlowsNow() const {
 // (Lamb, "Hydrodynamics", sec. 72; Saint-Venant's torsion problem in a box's cross-section).
 BoxContainer Simulation::solveInBoxContainer() const {
     const BoxContainer container = requireBoxContainer(bodies_);
-    // About fluid.grid_cells_per_vorton cells a vorton (about max_grid_cells at most) over the whole box, so the cost stays
-    // O(N log N) (spreading, six sine/cosine transforms, the curl); a flow filling a small part
-    // of a large box is then resolved more coarsely than by the tree.
+    // About fluid.grid_cells_per_vorton cells a vorton (about max_grid_cells at most) over the
+    // whole box, so the cost stays O(N log N) (spreading, six sine/cosine transforms, the curl);
+    // a flow filling a small part of a large box is then resolved more coarsely than by the tree.
     const vec3 size = container.box.hi - container.box.lo;
     const float cells = float(fluid_.gridCellTarget(double(vortons_.size())));
     const float spacing = std::cbrt(size.x * size.y * size.z / cells);
