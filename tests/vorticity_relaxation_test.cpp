@@ -79,8 +79,8 @@ TEST(VorticityRelaxation, KeepsTotalVorticityAndImpulse) {
 }
 
 // The author's dye drop (ball r 1, density +10, gravity 10, nu 0.01) at 65,536 vortons and a 1/30 s
-// frame with the default core (the dynamic subgrid model, relaxation 2/s, strain_limit 0.6) stays
-// below the 25 m/s a game can show for 300 frames (peak 21.7 m/s). Without relaxation its noise
+// frame with the default core (the dynamic subgrid model, relaxation 2/s, the three-step move at
+// strain_limit 0.8) stays below the 25 m/s a game can show for 300 frames. Without relaxation its noise
 // passes 25 m/s within 50 frames (non-finite by 149); relaxed at 1/s it peaked at 47.9 m/s.
 TEST(VorticityRelaxation, DynamicModelDropAtSixtyFiveThousandVortonsStaysBounded) {
     const nlohmann::json document = test::authorsDropScene(65536, {{"viscosity", 0.01}});

@@ -15,7 +15,7 @@ enum class PoisonVariant { Serial, Atomic, Partitioned };
 enum class VelocitySolver { Tree, Direct, Box };
 enum class StretchingScheme { Classic, Transpose, Mixed };
 enum class StretchingIntegrator { Explicit, Exponential };
-enum class AdvectionIntegrator { Explicit, Exponential };
+enum class AdvectionIntegrator { Explicit, Exponential, ThreeStep };
 enum class Quality { Custom, Preview, Game, Film };
 enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma, Dynamic, DynamicLocal };
 
@@ -90,9 +90,10 @@ struct FluidParams {
     StretchingScheme stretchingScheme = StretchingScheme::Transpose;
     // How a sub-step applies stretching: explicit two-step rule or the exponential of the gradient.
     StretchingIntegrator stretchingIntegrator = StretchingIntegrator::Explicit;
-    // How vortons move in a sub-step: the explicit two-step rule, or exactly through the flow
-    // linearised about each (sim/linear_flow_step.hpp).
-    AdvectionIntegrator advectionIntegrator = AdvectionIntegrator::Explicit;
+    // How vortons move in a sub-step: the explicit two-step rule, exactly through the flow
+    // linearised about each (sim/linear_flow_step.hpp), or the three-step rule
+    // (sim/time_integration.hpp), which keeps a core's orbits at the two-step rule's cost.
+    AdvectionIntegrator advectionIntegrator = AdvectionIntegrator::ThreeStep;
     // Core radius sigma over particle spacing h: above 1 the cores overlap, smooth enough for
     // stretching (Beale-Majda); 0 keeps each vorton's own radius.
     float coreOverlap = 1.5f;
@@ -105,7 +106,7 @@ struct FluidParams {
     // Largest |u| dt / h_grid a sub-step may take (CFL).
     float cflLimit = 1.0f;
     // Largest max|grad u| dt a sub-step may take: bounds one explicit stretching update.
-    float strainLimit = 0.6f;
+    float strainLimit = 0.8f;
     // Cap on sub-steps per step(frame_dt) call: bounds a frame's cost, not its stability.
     int maxSubsteps = 64;
     // Two-step Adams-Bashforth motion and stretching, second order in time (false: one-step rules).

@@ -58,7 +58,13 @@ void GridFlowAdvection::packFlowAndDensity(const StepFlow& flow) {
 void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocity, Vortons& vortons,
                                     MotionHistory& history, float dt) {
     const bool twoStep = flow.adamsBashforth && history.vortonVelocity.size() == vortons.size();
-    const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
+    const bool threeStep =
+        twoStep && flow.threeStep && flow.threeStepAllowed && history.vortonVelocityBefore.size() == vortons.size();
+    const StepWeights w =
+        threeStep ? threeStepWeights(dt, history.dt, history.dtBefore) : adamsBashforthWeights(twoStep, dt, history.dt);
+    // The three-step rule keeps the rate before the last one too, where there is a last one.
+    const bool keepBefore = twoStep && flow.threeStep;
+    history.vortonVelocityBefore.resize(keepBefore ? vortons.size() : 0);
     history.vortonVelocity.resize(vortons.size());
     // The grid's velocity at every vorton, looked up for all of them at once.
     std::vector<vec3>& gridFlow = flowAtVortons_;
@@ -77,14 +83,22 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
             } else if (velocity.vortex) {
                 const vec3 now = pushed.empty() ? gridFlow[i] : gridFlow[i] + potentialFlowVelocity(pushed, x);
                 const StepWeights use = movedByWall(vortons, i) ? StepWeights{} : w;
-                v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
+                if (keepBefore) {
+                    const vec3 last = history.vortonVelocity[i];
+                    v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
+                    v += use.beforePrevious * history.vortonVelocityBefore[i];
+                    history.vortonVelocityBefore[i] = last;
+                } else {
+                    v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
+                }
             }
             if (velocity.sph) v += vortons.sphVelocity[i];
             vortons.velocity[i] = v;
             vortons.position[i] = x + dt * v;
         },
         2048);
-    if (!velocity.vortex) history.vortonVelocity.clear();  // nothing recorded: no past to use later
+    if (!velocity.vortex) history.clearVortonVelocities();  // nothing recorded: no past to use later
+    history.dtBefore = history.dt;
     history.dt = dt;
 }
 

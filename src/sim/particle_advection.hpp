@@ -26,6 +26,10 @@ struct StepFlow {
     // fluid.advection_integrator exponential: the velocity gradient at each vorton, which then
     // moves by the exponential step (sim/linear_flow_step.hpp); null = the explicit rules.
     const std::vector<mat3>* gradientAtVortons = nullptr;
+    // fluid.advection_integrator three_step: the vortons keep their last two rates and take the
+    // three-step rule where they have both, on sub-steps whose max|grad u| dt allows it.
+    bool threeStep = false;
+    bool threeStepAllowed = false;
 
     vec3 velocityAt(const vec3& x) const {
         return pushed.empty() ? velocity.interpolate(x) : velocity.interpolate(x) + potentialFlowVelocity(pushed, x);

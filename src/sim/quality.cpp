@@ -29,7 +29,7 @@ struct Level {
 constexpr std::array<Level, 3> kLevels{{
     {Quality::Preview, 3.0f, 3.0f, 4, 0.5f, 0.5f, 8192, true, 0.0f},
     {Quality::Game, 2.0f, 1.25f, 3, 1.0f, 1.0f, 0, true, 0.003f},
-    {Quality::Film, 0.6f, 1.0f, 64, 2.5f, 1.0f, 0, false, 0.0f},
+    {Quality::Film, 0.8f, 1.0f, 64, 2.5f, 1.0f, 0, false, 0.0f},
 }};
 
 }  // namespace

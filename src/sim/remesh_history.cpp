@@ -15,6 +15,7 @@ vec3 velocityAt(const LastSubstepFlow& flow, const vec3& x) {
 
 void carryVelocityAcrossRemesh(const LastSubstepFlow& flow, const Vortons& vortons, MotionHistory& history) {
     history.clearStretching();
+    history.vortonVelocityBefore.clear();  // one past rate is carried: the two-step rule next
     carryVelocityToNewVortons(flow, vortons, 0, history);
 }
 

@@ -454,9 +454,10 @@ const std::vector<float>& Simulation::eddyViscosity() const { return work_->eddy
 
 void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
     const bool exponential = fluid_.advectionIntegrator == AdvectionIntegrator::Exponential;
-    const StepFlow flow{
-        gridShape_,         velocityGrid_,         work_->density.densityGrid(),
-        work_->pushedFlows, fluid_.adamsBashforth, exponential ? &velocityGradientAtVortons() : nullptr};
+    StepFlow flow{gridShape_,         velocityGrid_,         work_->density.densityGrid(),
+                  work_->pushedFlows, fluid_.adamsBashforth, exponential ? &velocityGradientAtVortons() : nullptr};
+    flow.threeStep = fluid_.advectionIntegrator == AdvectionIntegrator::ThreeStep;
+    flow.threeStepAllowed = maxGridStrain_ * dt <= kThreeStepStrainLimit;
     const FluidMethodStep& previous = methodBefore(work_->lastSphPhase, substepCount_);
     FluidStepState state{fluid_,       vortons_,         tracers_,       flow,     walls_.kernelShare,
                          work_->sph,   work_->advection, work_->history, previous, work_->lastSphPhase,
