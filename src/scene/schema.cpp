@@ -142,13 +142,15 @@ void addRegionShapeSpecs(std::vector<ParamSpec>& t, const std::string& s) {
             .atMost(kWorld)
             .shapes({"ring"})
             .reset());
-    t.push_back(param(s, "core_radius", &R::coreRadius,
-                      "Radius of the ring's core (the tube of the torus); smaller than radius.")
-                    .unit("m")
-                    .atLeast(kShortest)
-                    .atMost(kWorld)
-                    .shapes({"ring"})
-                    .reset());
+    t.push_back(
+        param(
+            s, "core_radius", &R::coreRadius,
+            "Radius of the ring's core (the tube of the torus); smaller than radius. Tracers fill it; vortons fill a tube of radius sqrt(core_radius^2 - 0.8 sigma^2), sigma their core radius, so that spread over their own cores they carry a uniform core of this radius.")
+            .unit("m")
+            .atLeast(kShortest)
+            .atMost(kWorld)
+            .shapes({"ring"})
+            .reset());
 }
 
 void addRegionSpecs(std::vector<ParamSpec>& t, const std::string& s, bool vortons) {
