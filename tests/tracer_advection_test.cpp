@@ -1,5 +1,5 @@
 // The tracers' pass of a sub-step (sim/tracer_advection.hpp), eight tracers' stencils at once in
-// SIMD lanes: against the grid's own trilinear lookup and the two-step rule, the same bits for any
+// SIMD lanes: against the grid's own trilinear lookup and the two- and three-step rules, the same bits for any
 // thread count, and a flat grid refused.
 #include "core/uniform_grid.hpp"
 #include "lookup_fixtures.hpp"
@@ -37,40 +37,53 @@ float largestValue(const UniformGrid<FlowAndDensity>& grid) {
     return largest;
 }
 
-TEST(TracerPass, MatchesTheGridLookupAndTheTwoStepRule) {
+// One pass against the grid's lookup and the rule's sum, with the weights given; `threeStep` also
+// passes u_n-2.
+void expectPassMatchesLookupAndRule(TwoStepWeights weights, bool threeStep) {
     const UniformGrid<FlowAndDensity> grid = wavyGrid();
     // 37 tracers: four whole blocks of eight and a partial one.
     Tracers tracers = scatteredTracers(grid.shape(), 37, 7);
     const Tracers start = tracers;
     std::vector<vec3> last = scatteredVelocities(tracers.size(), 8);
+    std::vector<vec3> before = scatteredVelocities(tracers.size(), 9);
     const std::vector<vec3> lastBefore = last;
-    const TwoStepWeights weights{1.25f, -0.25f};
+    const std::vector<vec3> beforeBefore = before;
     const float dt = 0.1f;
-    advanceTracersTwoStep(grid, weights, dt, tracers, last);
+    advanceTracersTwoStep(grid, weights, dt, tracers, last, threeStep ? &before : nullptr);
 
     // The pass may fuse each linear interpolation's multiply and add where the lookup rounds them
     // apart: at most two roundings (2^-23 of the largest value) apart per interpolation, seven of
     // them in a trilinear lookup, and convex weights never enlarge an earlier difference.
     const float lookupTolerance = 7.0f * 2.0f * std::ldexp(1.0f, -23) * largestValue(grid);
-    // The two-step sum |v| < 2 (weights 1.25 and -0.25 of values below 1): fused or not, its two
-    // products and sum differ by at most two roundings of 2^-22.
-    const float velocityTolerance = weights.current * lookupTolerance + 2.0f * std::ldexp(1.0f, -22);
+    // The rule's sum |v| < 4 (weights summing in magnitude below 4, of values below 1): fused or
+    // not, its three products and two sums differ by at most five roundings of 2^-22.
+    const float velocityTolerance = weights.current * lookupTolerance + 5.0f * std::ldexp(1.0f, -22);
     for (size_t i = 0; i < tracers.size(); ++i) {
         const vec3 x = start.position[i];
         const FlowAndDensity found = grid.interpolate(x);
         const vec3 now(found[0], found[1], found[2]);
-        const vec3 moved = weights.current * now + weights.previous * lastBefore[i];
+        vec3 moved = weights.current * now + weights.previous * lastBefore[i];
+        if (threeStep) moved += weights.beforePrevious * beforeBefore[i];
         for (int a = 0; a < 3; ++a) {
             EXPECT_NEAR(last[i][a], now[a], lookupTolerance) << "tracer " << i;
+            EXPECT_EQ(before[i][a], threeStep ? lastBefore[i][a] : beforeBefore[i][a]) << "tracer " << i;
             EXPECT_NEAR(tracers.velocity[i][a], moved[a], velocityTolerance) << "tracer " << i;
             // Position: dt times the velocity's difference, plus the product's and the sum's
-            // roundings (of at most |x| + 2 dt each), fused or not.
-            const float positionRounding = 3.0f * (std::abs(x[a]) + 2.0f * dt) * std::ldexp(1.0f, -23);
+            // roundings (of at most |x| + 4 dt each), fused or not.
+            const float positionRounding = 3.0f * (std::abs(x[a]) + 4.0f * dt) * std::ldexp(1.0f, -23);
             EXPECT_NEAR(tracers.position[i][a], x[a] + dt * moved[a], dt * velocityTolerance + positionRounding)
                 << "tracer " << i;
         }
         EXPECT_NEAR(tracers.density[i], found[3], lookupTolerance) << "tracer " << i;
     }
+}
+
+TEST(TracerPass, MatchesTheGridLookupAndTheTwoStepRule) {
+    expectPassMatchesLookupAndRule(TwoStepWeights{1.25f, -0.25f}, false);
+}
+
+TEST(TracerPass, MatchesTheGridLookupAndTheThreeStepRule) {
+    expectPassMatchesLookupAndRule(TwoStepWeights{5.0f / 3.0f, -5.0f / 6.0f, 1.0f / 6.0f}, true);
 }
 
 TEST(TracerPass, ParallelBlocksGiveTheSameResultForAnyThreadCount) {

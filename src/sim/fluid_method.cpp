@@ -107,7 +107,7 @@ void SphMethodStep::moveTracersWithSph(FluidStepState& s, bool correctsVortexFlo
         4096);
     s.sph.interpolateToGrid(s.vortons, s.flow.grid);
     s.sph.advectTracers(tracers, s.flow.velocity, correctsVortexFlow, dt);
-    s.history.tracerVelocity.clear();
+    s.history.clearTracerVelocities();
 }
 
 // SPH alone: the SPH velocity is the whole velocity. Nothing else makes a heavy drop fall, so

@@ -12,15 +12,23 @@ namespace vfx {
 // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot make
 // results depend on the thread count.)
 void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, MotionHistory& history, float dt) {
-    const bool twoStep = flow.adamsBashforth && history.tracerVelocity.size() == tracers.size();
-    const StepWeights w = adamsBashforthWeights(twoStep, dt, history.dt);
-    history.tracerVelocity.resize(tracers.size());
+    const size_t n = tracers.size();
+    const bool twoStep = flow.adamsBashforth && history.tracerVelocity.size() == n;
+    const bool threeStep =
+        twoStep && flow.threeStep && flow.threeStepAllowed && history.tracerVelocityBefore.size() == n;
+    const StepWeights w =
+        threeStep ? threeStepWeights(dt, history.dt, history.dtBefore) : adamsBashforthWeights(twoStep, dt, history.dt);
+    // The three-step rule keeps the rate before the last one too, where there is a last one.
+    const bool keepBefore = twoStep && flow.threeStep;
+    history.tracerVelocityBefore.resize(keepBefore ? n : 0);
+    history.tracerVelocity.resize(n);
     // One pass over the (many) tracers: one lookup gives the velocity and the colour.
     packFlowAndDensity(flow);
     const UniformGrid<FlowAndDensity>& packed = packed_;
     if (w.twoStep() && flow.pushed.empty() && !packed.shape().anyFlatAxis()) {
         // The common sub-step: one lookup per tracer, eight tracers' stencils at a time.
-        advanceTracersTwoStep(packed, TwoStepWeights{w.current, w.previous}, dt, tracers, history.tracerVelocity);
+        advanceTracersTwoStep(packed, TwoStepWeights{w.current, w.previous, w.beforePrevious}, dt, tracers,
+                              history.tracerVelocity, keepBefore ? &history.tracerVelocityBefore : nullptr);
         return;
     }
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
@@ -32,7 +40,12 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
             vec3 now(found[0], found[1], found[2]);
             if (!flow.pushed.empty()) now += potentialFlowVelocity(flow.pushed, x);
             tracers.density[i] = found[3];
-            const vec3 v = stepVelocityFrom(now, velocityAt, x, dt, w, history.tracerVelocity[i]);
+            const vec3 last = history.tracerVelocity[i];
+            vec3 v = stepVelocityFrom(now, velocityAt, x, dt, w, history.tracerVelocity[i]);
+            if (keepBefore) {
+                v += w.beforePrevious * history.tracerVelocityBefore[i];
+                history.tracerVelocityBefore[i] = last;
+            }
             tracers.velocity[i] = v;
             tracers.position[i] = x + dt * v;
         },

@@ -19,6 +19,7 @@ struct MotionHistory {
     std::vector<vec3> stretching;            // d(omega)/dt from stretching and tilting, 1/s^2
     std::vector<mat3> stretchingMatrix;      // M of d(omega)/dt = M omega (exponential stretching), 1/s
     std::vector<vec3> tracerVelocity;        // m/s
+    std::vector<vec3> tracerVelocityBefore;  // the sub-step before's (three-step rule), m/s
     float dt = 0.0f;                         // the sub-step they were used for, s; 0 = none
     float dtBefore = 0.0f;                   // the sub-step before it (vortonVelocityBefore's), s
 
@@ -32,6 +33,10 @@ struct MotionHistory {
     void clearVortonVelocities() {
         vortonVelocity.clear();
         vortonVelocityBefore.clear();
+    }
+    void clearTracerVelocities() {
+        tracerVelocity.clear();
+        tracerVelocityBefore.clear();
     }
     void clearStretching() {
         stretching.clear();

@@ -20,6 +20,7 @@ struct TracerPass {
     vec3* velocity;
     float* density;
     vec3* last;
+    vec3* before;  // null: the two-step rule
 };
 
 // Tracers [first, first + count), count <= kLanes: the stencils in lanes (lanes past count
@@ -32,7 +33,11 @@ VFX_SIMD_KERNEL void advanceBlock(const TracerPass& pass, size_t first, size_t c
         const FlowAndDensity found = lanes::interpolateLane(pass.values, pass.grid, stencils, int(l));
         const size_t i = first + l;
         const vec3 now(found[0], found[1], found[2]);
-        const vec3 moved = pass.weights.current * now + pass.weights.previous * pass.last[i];
+        vec3 moved = pass.weights.current * now + pass.weights.previous * pass.last[i];
+        if (pass.before) {
+            moved += pass.weights.beforePrevious * pass.before[i];
+            pass.before[i] = pass.last[i];
+        }
         pass.last[i] = now;
         pass.density[i] = found[3];
         pass.velocity[i] = moved;
@@ -43,9 +48,11 @@ VFX_SIMD_KERNEL void advanceBlock(const TracerPass& pass, size_t first, size_t c
 }  // namespace
 
 void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, TwoStepWeights weights, float dt,
-                           Tracers& tracers, std::vector<vec3>& lastVelocity) {
+                           Tracers& tracers, std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore) {
     const size_t n = tracers.size();
     if (lastVelocity.size() != n) throw std::logic_error("advanceTracersTwoStep: no last velocity for every tracer");
+    if (velocityBefore && velocityBefore->size() != n)
+        throw std::logic_error("advanceTracersTwoStep: no velocity before the last for every tracer");
     tracers.velocity.resize(n);
     tracers.density.resize(n);
     const TracerPass pass{packed.values().data(),
@@ -55,7 +62,8 @@ void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, TwoStepWei
                           tracers.position.data(),
                           tracers.velocity.data(),
                           tracers.density.data(),
-                          lastVelocity.data()};
+                          lastVelocity.data(),
+                          velocityBefore ? velocityBefore->data() : nullptr};
     const size_t blocks = (n + size_t(kLanes) - 1) / size_t(kLanes);
     parallelForEach(
         0, blocks,
