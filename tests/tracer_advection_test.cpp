@@ -37,9 +37,20 @@ float largestValue(const UniformGrid<FlowAndDensity>& grid) {
     return largest;
 }
 
-// One pass against the grid's lookup and the rule's sum, with the weights given; `threeStep` also
-// passes u_n-2.
-void expectPassMatchesLookupAndRule(TwoStepWeights weights, bool threeStep) {
+// A rule's weights and the bounds its sum keeps, for velocities below 1: the largest |v| (a power
+// of two at or above the sum of |weights|) and how far a fused and an unfused evaluation of the
+// sum may differ.
+struct RuleUnderTest {
+    TwoStepWeights weights;
+    bool threeStep;         // also passes u_n-2
+    float speedBound;       // |v| below this
+    float sumRoundingSpan;  // |fused - unfused| of the weighted sum at most this
+};
+
+// One pass against the grid's lookup and the rule's sum.
+void expectPassMatchesLookupAndRule(const RuleUnderTest& rule) {
+    const TwoStepWeights weights = rule.weights;
+    const bool threeStep = rule.threeStep;
     const UniformGrid<FlowAndDensity> grid = wavyGrid();
     // 37 tracers: four whole blocks of eight and a partial one.
     Tracers tracers = scatteredTracers(grid.shape(), 37, 7);
@@ -55,9 +66,7 @@ void expectPassMatchesLookupAndRule(TwoStepWeights weights, bool threeStep) {
     // apart: at most two roundings (2^-23 of the largest value) apart per interpolation, seven of
     // them in a trilinear lookup, and convex weights never enlarge an earlier difference.
     const float lookupTolerance = 7.0f * 2.0f * std::ldexp(1.0f, -23) * largestValue(grid);
-    // The rule's sum |v| < 4 (weights summing in magnitude below 4, of values below 1): fused or
-    // not, its three products and two sums differ by at most five roundings of 2^-22.
-    const float velocityTolerance = weights.current * lookupTolerance + 5.0f * std::ldexp(1.0f, -22);
+    const float velocityTolerance = weights.current * lookupTolerance + rule.sumRoundingSpan;
     for (size_t i = 0; i < tracers.size(); ++i) {
         const vec3 x = start.position[i];
         const FlowAndDensity found = grid.interpolate(x);
@@ -69,8 +78,8 @@ void expectPassMatchesLookupAndRule(TwoStepWeights weights, bool threeStep) {
             EXPECT_EQ(before[i][a], threeStep ? lastBefore[i][a] : beforeBefore[i][a]) << "tracer " << i;
             EXPECT_NEAR(tracers.velocity[i][a], moved[a], velocityTolerance) << "tracer " << i;
             // Position: dt times the velocity's difference, plus the product's and the sum's
-            // roundings (of at most |x| + 4 dt each), fused or not.
-            const float positionRounding = 3.0f * (std::abs(x[a]) + 4.0f * dt) * std::ldexp(1.0f, -23);
+            // roundings (of at most |x| + speedBound dt each), fused or not.
+            const float positionRounding = 3.0f * (std::abs(x[a]) + rule.speedBound * dt) * std::ldexp(1.0f, -23);
             EXPECT_NEAR(tracers.position[i][a], x[a] + dt * moved[a], dt * velocityTolerance + positionRounding)
                 << "tracer " << i;
         }
@@ -78,12 +87,17 @@ void expectPassMatchesLookupAndRule(TwoStepWeights weights, bool threeStep) {
     }
 }
 
+// Weights 1.25 and -0.25: |v| < 2, and its two products and sum, fused or not, differ by at most
+// two roundings of 2^-22.
 TEST(TracerPass, MatchesTheGridLookupAndTheTwoStepRule) {
-    expectPassMatchesLookupAndRule(TwoStepWeights{1.25f, -0.25f}, false);
+    expectPassMatchesLookupAndRule({TwoStepWeights{1.25f, -0.25f}, false, 2.0f, 2.0f * std::ldexp(1.0f, -22)});
 }
 
+// Weights 5/3, -5/6, 1/6: |v| < 8/3 < 4, where a rounding is at most 2^-22; three products and
+// two sums, fused or not, differ by at most five of them.
 TEST(TracerPass, MatchesTheGridLookupAndTheThreeStepRule) {
-    expectPassMatchesLookupAndRule(TwoStepWeights{5.0f / 3.0f, -5.0f / 6.0f, 1.0f / 6.0f}, true);
+    expectPassMatchesLookupAndRule(
+        {TwoStepWeights{5.0f / 3.0f, -5.0f / 6.0f, 1.0f / 6.0f}, true, 4.0f, 5.0f * std::ldexp(1.0f, -22)});
 }
 
 TEST(TracerPass, ParallelBlocksGiveTheSameResultForAnyThreadCount) {

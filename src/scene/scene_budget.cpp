@@ -22,15 +22,6 @@ constexpr double kBytesPerTracer = 48.0;
 constexpr double kBytesPerGridPoint = 200.0;
 constexpr double kBytesOfProgram = 40.0 * 1048576.0;
 
-// The core radius buildSimulation gives the region's vortons.
-float vortonRadiusOf(const RegionDesc& region, float coreOverlap) {
-    if (region.vortonRadius > 0.0f) return region.vortonRadius;
-    const float volume = regionVolume(region);
-    const size_t count = size_t(std::max(region.count, 1));
-    if (coreOverlap > 0.0f) return coreOverlap * std::cbrt(volume / float(count));
-    return automaticVortonRadius(volume, count);
-}
-
 // Points of the grid Simulation::updateGrid fits around the particles: about vortons x
 // grid_cells_per_vorton cells (at least 64, at most max_grid_cells), spaced at least 1e-4 m
 // apart, plus two layers of padding on each side. In double so no extent can overflow.
@@ -72,7 +63,8 @@ MemoryEstimate estimateSceneMemory(const Scene& scene) {
     float maxSigma = 0.0f;
     for (const RegionDesc& r : scene.vortons) {
         e.vortons += double(r.count);
-        maxSigma = std::max(maxSigma, vortonRadiusOf(r, scene.fluid.coreOverlap));
+        const float overlap = scene.fluid.coreOverlap;
+        maxSigma = std::max(maxSigma, vortonCoreRadius(ringSeedingTube(r, overlap), size_t(r.count), overlap));
     }
     for (const RegionDesc& r : scene.tracers) e.tracers += double(r.count);
     for (const auto* regions : {&scene.vortons, &scene.tracers})

@@ -4,7 +4,6 @@
 #include "scene/scene_geometry.hpp"
 #include "sim/simulation.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -21,31 +20,6 @@ std::vector<vec3> samplePoints(const RegionDesc& region, const std::string& sour
 
 float densityAt(const RegionDesc& region, const vec3& x) {
     return region.density + glm::dot(region.densityGradient, x - regionDensityOrigin(region));
-}
-
-// A vorton's core radius: the region's own, else core_overlap spacings of its share of the volume.
-float vortonCoreRadius(const RegionDesc& region, size_t count, float coreOverlap) {
-    const float share = regionVolume(region) / float(std::max<size_t>(count, 1));
-    return region.vortonRadius > 0.0f ? region.vortonRadius
-           : coreOverlap > 0.0f       ? coreOverlap * std::cbrt(share)
-                                      : automaticVortonRadius(regionVolume(region), count);
-}
-
-// The tube a ring's vortons are laid in. The scene asks for a uniform core of radius a; each
-// vorton spreads its vorticity over a ball of radius sigma, which adds (2/5) sigma^2 to the
-// core's second moment about its centre line (a^2 / 2 for a uniform core). Laid in a tube of
-// radius sqrt(a^2 - (4/5) sigma^2), the vorticity they carry has the asked second moment; sigma
-// depends on the tube through the vortons' spacing, so a few rounds find both. Vortons wider than
-// the core cannot be narrowed away: the tube keeps at least half the asked radius.
-RegionDesc ringSeedingTube(const RegionDesc& ring, float coreOverlap) {
-    RegionDesc tube = ring;
-    if (ring.shape != RegionShape::Ring || ring.count <= 0) return tube;
-    const float a = ring.coreRadius;
-    for (int round = 0; round < 4; ++round) {
-        const float sigma = vortonCoreRadius(tube, size_t(ring.count), coreOverlap);
-        tube.coreRadius = std::sqrt(std::max(a * a - 0.8f * sigma * sigma, 0.25f * a * a));
-    }
-    return tube;
 }
 
 // Each vorton stands for an equal share of the region's volume, which carries its mass and

@@ -244,6 +244,24 @@ float automaticVortonRadius(float volume, size_t count) {
     return std::cbrt(3.0f * volume / (4.0f * kPi * float(std::max<size_t>(count, 1))));
 }
 
+float vortonCoreRadius(const RegionDesc& region, size_t count, float coreOverlap) {
+    const float share = regionVolume(region) / float(std::max<size_t>(count, 1));
+    return region.vortonRadius > 0.0f ? region.vortonRadius
+           : coreOverlap > 0.0f       ? coreOverlap * std::cbrt(share)
+                                      : automaticVortonRadius(regionVolume(region), count);
+}
+
+RegionDesc ringSeedingTube(const RegionDesc& ring, float coreOverlap) {
+    RegionDesc tube = ring;
+    if (ring.shape != RegionShape::Ring || ring.count <= 0) return tube;
+    const float a = ring.coreRadius;
+    for (int round = 0; round < 4; ++round) {
+        const float sigma = vortonCoreRadius(tube, size_t(ring.count), coreOverlap);
+        tube.coreRadius = std::sqrt(std::max(a * a - 0.8f * sigma * sigma, 0.25f * a * a));
+    }
+    return tube;
+}
+
 vec3 ringTangent(const RegionDesc& ring, const vec3& point) {
     const vec3 u = ringAxis(ring);
     const vec3 d = point - ring.centre;

@@ -52,6 +52,19 @@ Placement placementInContainer(const ConvexProbe& probe, const RigidBody& contai
 // vortons' volumes add up to the region's (mass and circulation totals match the scene).
 float automaticVortonRadius(float regionVolume, size_t count);
 
+// The core radius buildSimulation gives `count` vortons filling the region: the region's own
+// vorton_radius, else core_overlap spacings of its share of the volume, else the automatic one.
+float vortonCoreRadius(const RegionDesc& region, size_t count, float coreOverlap);
+
+// The region a ring's vortons are laid in (other shapes: the region itself). The scene asks for a
+// uniform core of radius a; each vorton spreads its vorticity over a ball of radius sigma, which
+// adds (2/5) sigma^2 to the core's second moment about its centre line (a^2 / 2 for a uniform
+// core). Laid in a tube of radius sqrt(a^2 - (4/5) sigma^2), the vorticity they carry has the
+// asked second moment; sigma depends on the tube through the vortons' spacing, so a few rounds
+// find both. Vortons wider than the core cannot be narrowed away: the tube keeps at least half
+// the asked radius.
+RegionDesc ringSeedingTube(const RegionDesc& ring, float coreOverlap);
+
 // Unit vorticity direction of a ring at a point: circles the axis by the right-hand rule.
 vec3 ringTangent(const RegionDesc& ring, const vec3& point);
 

@@ -9,26 +9,45 @@
 
 namespace vfx {
 
+namespace {
+
+// The rule a particle set takes this sub-step.
+struct StepRule {
+    StepWeights weights;
+    bool keepBefore = false;  // the rate before the last is kept (three_step's history)
+};
+
+// The rule from the past rates the set's particles have (`last`, `before`), which are sized for
+// this sub-step: the two-step rule where each has a last rate, the three-step rule where it also
+// has the one before and the sub-step allows it; three_step keeps the one before wherever there is
+// a last one.
+StepRule prepareStep(const StepFlow& flow, size_t count, std::vector<vec3>& last, std::vector<vec3>& before,
+                     const MotionHistory& history, float dt) {
+    const bool twoStep = flow.adamsBashforth && last.size() == count;
+    const bool threeStep = twoStep && flow.threeStep && flow.threeStepAllowed && before.size() == count;
+    const StepRule rule{
+        threeStep ? threeStepWeights(dt, history.dt, history.dtBefore) : adamsBashforthWeights(twoStep, dt, history.dt),
+        twoStep && flow.threeStep};
+    before.resize(rule.keepBefore ? count : 0);
+    last.resize(count);
+    return rule;
+}
+
+}  // namespace
+
 // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot make
 // results depend on the thread count.)
 void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, MotionHistory& history, float dt) {
-    const size_t n = tracers.size();
-    const bool twoStep = flow.adamsBashforth && history.tracerVelocity.size() == n;
-    const bool threeStep =
-        twoStep && flow.threeStep && flow.threeStepAllowed && history.tracerVelocityBefore.size() == n;
-    const StepWeights w =
-        threeStep ? threeStepWeights(dt, history.dt, history.dtBefore) : adamsBashforthWeights(twoStep, dt, history.dt);
-    // The three-step rule keeps the rate before the last one too, where there is a last one.
-    const bool keepBefore = twoStep && flow.threeStep;
-    history.tracerVelocityBefore.resize(keepBefore ? n : 0);
-    history.tracerVelocity.resize(n);
+    const StepRule rule =
+        prepareStep(flow, tracers.size(), history.tracerVelocity, history.tracerVelocityBefore, history, dt);
+    const StepWeights w = rule.weights;
     // One pass over the (many) tracers: one lookup gives the velocity and the colour.
     packFlowAndDensity(flow);
     const UniformGrid<FlowAndDensity>& packed = packed_;
     if (w.twoStep() && flow.pushed.empty() && !packed.shape().anyFlatAxis()) {
         // The common sub-step: one lookup per tracer, eight tracers' stencils at a time.
         advanceTracersTwoStep(packed, TwoStepWeights{w.current, w.previous, w.beforePrevious}, dt, tracers,
-                              history.tracerVelocity, keepBefore ? &history.tracerVelocityBefore : nullptr);
+                              history.tracerVelocity, rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
         return;
     }
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
@@ -40,12 +59,8 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
             vec3 now(found[0], found[1], found[2]);
             if (!flow.pushed.empty()) now += potentialFlowVelocity(flow.pushed, x);
             tracers.density[i] = found[3];
-            const vec3 last = history.tracerVelocity[i];
-            vec3 v = stepVelocityFrom(now, velocityAt, x, dt, w, history.tracerVelocity[i]);
-            if (keepBefore) {
-                v += w.beforePrevious * history.tracerVelocityBefore[i];
-                history.tracerVelocityBefore[i] = last;
-            }
+            vec3* before = rule.keepBefore ? &history.tracerVelocityBefore[i] : nullptr;
+            const vec3 v = stepVelocityFrom(now, velocityAt, x, dt, w, history.tracerVelocity[i], before);
             tracers.velocity[i] = v;
             tracers.position[i] = x + dt * v;
         },
@@ -70,15 +85,9 @@ void GridFlowAdvection::packFlowAndDensity(const StepFlow& flow) {
 
 void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocity, Vortons& vortons,
                                     MotionHistory& history, float dt) {
-    const bool twoStep = flow.adamsBashforth && history.vortonVelocity.size() == vortons.size();
-    const bool threeStep =
-        twoStep && flow.threeStep && flow.threeStepAllowed && history.vortonVelocityBefore.size() == vortons.size();
-    const StepWeights w =
-        threeStep ? threeStepWeights(dt, history.dt, history.dtBefore) : adamsBashforthWeights(twoStep, dt, history.dt);
-    // The three-step rule keeps the rate before the last one too, where there is a last one.
-    const bool keepBefore = twoStep && flow.threeStep;
-    history.vortonVelocityBefore.resize(keepBefore ? vortons.size() : 0);
-    history.vortonVelocity.resize(vortons.size());
+    const StepRule rule =
+        prepareStep(flow, vortons.size(), history.vortonVelocity, history.vortonVelocityBefore, history, dt);
+    const StepWeights w = rule.weights;
     // The grid's velocity at every vorton, looked up for all of them at once.
     std::vector<vec3>& gridFlow = flowAtVortons_;
     if (velocity.vortex) interpolateAtPoints(flow.velocity, vortons.position, gridFlow);
@@ -96,14 +105,8 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
             } else if (velocity.vortex) {
                 const vec3 now = pushed.empty() ? gridFlow[i] : gridFlow[i] + potentialFlowVelocity(pushed, x);
                 const StepWeights use = movedByWall(vortons, i) ? StepWeights{} : w;
-                if (keepBefore) {
-                    const vec3 last = history.vortonVelocity[i];
-                    v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
-                    v += use.beforePrevious * history.vortonVelocityBefore[i];
-                    history.vortonVelocityBefore[i] = last;
-                } else {
-                    v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i]);
-                }
+                vec3* before = rule.keepBefore ? &history.vortonVelocityBefore[i] : nullptr;
+                v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i], before);
             }
             if (velocity.sph) v += vortons.sphVelocity[i];
             vortons.velocity[i] = v;

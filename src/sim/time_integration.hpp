@@ -92,10 +92,16 @@ inline bool movedByWall(const Vortons& v, size_t i) { return v.hitWall.size() ==
 
 // Velocity a particle at x moves with for a step dt: the two-step rule from its velocity in the
 // field now and last sub-step's (`previous`, replaced by now's), else the midpoint rule in the
-// frozen field.
+// frozen field. With `before` (the rate before the last, replaced by the last) the three-step
+// weights' third term is added.
 template <class Flow>
-vec3 stepVelocityFrom(const vec3& now, const Flow& flow, const vec3& x, float dt, StepWeights w, vec3& previous) {
-    const vec3 v = w.twoStep() ? w.current * now + w.previous * previous : flow(x + 0.5f * dt * now);
+vec3 stepVelocityFrom(const vec3& now, const Flow& flow, const vec3& x, float dt, StepWeights w, vec3& previous,
+                      vec3* before = nullptr) {
+    vec3 v = w.twoStep() ? w.current * now + w.previous * previous : flow(x + 0.5f * dt * now);
+    if (before) {
+        v += w.beforePrevious * *before;
+        *before = previous;
+    }
     previous = now;
     return v;
 }
