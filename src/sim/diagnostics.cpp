@@ -63,7 +63,7 @@ Diagnostics Simulation::diagnostics() const {
     Diagnostics d;
     d.kineticEnergy = s.energy;
     d.fieldEnergy = s.fieldEnergy;
-    d.enstrophy = resolvedEnstrophy(jacobianGrid_);
+    d.enstrophy = resolvedEnstrophy(velocityGrid_);
     d.energyViscousLoss = energyBudget_.viscousLoss;
     d.energySubgridLoss = energyBudget_.subgridLoss;
     d.energyBuoyancyWork = energyBudget_.buoyancyWork;

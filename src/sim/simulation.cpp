@@ -427,7 +427,7 @@ void Simulation::diffuse(float dt) {
         else
             subgridEddyViscosity(fluid_.subgridModel, resolved, fluid_.subgridCoefficient, eddy);
     }
-    energyBudget_.addDiffusion(vortons_, gradient, jacobianGrid_, fluid_.viscosity, eddy, fluid_.ambientDensity, dt);
+    energyBudget_.addDiffusion(vortons_, gradient, velocityGrid_, fluid_.viscosity, eddy, fluid_.ambientDensity, dt);
     work_->pse.apply(vortons_, fluid_.viscosity, dt, eddy);
 }
 
