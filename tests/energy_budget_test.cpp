@@ -24,6 +24,9 @@ UniformGrid<vec3> solidRotation(const GridShape& shape, float omega) {
     return grid;
 }
 
+// Before its first step a simulation has no velocity grid: its enstrophy is zero.
+TEST(EnergyBudget, ResolvedEnstrophyOfAnUnsolvedGridIsZero) { EXPECT_EQ(resolvedEnstrophy(UniformGrid<vec3>()), 0.0); }
+
 TEST(EnergyBudget, ResolvedEnstrophyOfSolidRotation) {
     GridShape shape;
     shape.spacing = vec3(0.2f);

@@ -52,6 +52,7 @@ double planeEnstrophy(const UniformGrid<vec3>& u, int z) {
 
 double resolvedEnstrophy(const UniformGrid<vec3>& velocity) {
     const GridShape& shape = velocity.shape();
+    if (velocity.size() == 0 || velocity.size() != shape.pointCount()) return 0.0;  // no step has solved it yet
     return double(shape.cellVolume()) * deterministicReduce<double>(
                                             size_t(shape.points.z), 0.0,
                                             [&](size_t b, size_t e) {
