@@ -1,6 +1,6 @@
 // The energy budget's terms (sim/energy_budget) against hand-computed sums: the resolved
-// enstrophy of a solid rotation and of a shear-wave packet, the viscous and subgrid losses of one diffusion sub-step, and
-// the work gravity does on a falling density deviation.
+// enstrophy of a solid rotation and of a shear-wave packet, the viscous and subgrid losses of one
+// diffusion sub-step, and the work gravity does on a falling density deviation.
 #include "sim/energy_budget.hpp"
 #include "test_helpers.hpp"
 
@@ -31,8 +31,9 @@ TEST(EnergyBudget, ResolvedEnstrophyOfSolidRotation) {
     GridShape shape;
     shape.spacing = vec3(0.2f);
     shape.points = ivec3(6, 5, 3);
-    // |curl u|^2 = 9 (1/s^2) at each of 90 points, each standing for 0.008 m^3; differences of a
-    // linear field are exact to rounding (0.2 m is not exact in binary: a few parts in 1e7).
+    // |curl u|^2 = 9 (1/s^2) at each of 90 points, each standing for 0.008 m^3. Differences of a
+    // linear field are exact but for float rounding, a few parts in 1e7 of the sum (0.2 m is not
+    // exact in binary either); the bound is 1e-5 of it.
     EXPECT_NEAR(resolvedEnstrophy(solidRotation(shape, 1.5f)), 9.0 * 90 * 0.008, 1e-5 * 6.48);
 }
 

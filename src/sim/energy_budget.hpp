@@ -3,9 +3,9 @@
 //     dE/dt = - rho0 nu int |omega|^2 dV - (subgrid loss) + int rho' g . u dV,
 // so E(t) - E(0) + viscous loss + subgrid loss - buoyancy work stays near zero when the method
 // keeps energy as the equations do. Each term is added every sub-step: the viscous loss from the
-// resolved (grid) flow's enstrophy (its curl to fourth order), the subgrid loss per vorton from its eddy viscosity and the
-// resolved enstrophy density there (exact for a uniform nu_t, an estimate otherwise), the
-// buoyancy work from each vorton's own velocity.
+// resolved (grid) flow's enstrophy (its curl to fourth order), the subgrid loss per vorton from
+// its eddy viscosity and the resolved enstrophy density there (exact for a uniform nu_t, an
+// estimate otherwise), the buoyancy work from each vorton's own velocity.
 #include "core/uniform_grid.hpp"
 #include "sim/particles.hpp"
 
