@@ -41,7 +41,7 @@ float largestValue(const UniformGrid<FlowAndDensity>& grid) {
 // of two at or above the sum of |weights|) and how far a fused and an unfused evaluation of the
 // sum may differ.
 struct RuleUnderTest {
-    TwoStepWeights weights;
+    StepWeights weights;
     bool threeStep;         // also passes u_n-2
     float speedBound;       // |v| below this
     float sumRoundingSpan;  // |fused - unfused| of the weighted sum at most this
@@ -49,7 +49,7 @@ struct RuleUnderTest {
 
 // One pass against the grid's lookup and the rule's sum.
 void expectPassMatchesLookupAndRule(const RuleUnderTest& rule) {
-    const TwoStepWeights weights = rule.weights;
+    const StepWeights weights = rule.weights;
     const bool threeStep = rule.threeStep;
     const UniformGrid<FlowAndDensity> grid = wavyGrid();
     // 37 tracers: four whole blocks of eight and a partial one.
@@ -90,14 +90,14 @@ void expectPassMatchesLookupAndRule(const RuleUnderTest& rule) {
 // Weights 1.25 and -0.25: |v| < 2, and its two products and sum, fused or not, differ by at most
 // two roundings of 2^-22.
 TEST(TracerPass, MatchesTheGridLookupAndTheTwoStepRule) {
-    expectPassMatchesLookupAndRule({TwoStepWeights{1.25f, -0.25f}, false, 2.0f, 2.0f * std::ldexp(1.0f, -22)});
+    expectPassMatchesLookupAndRule({StepWeights{1.25f, -0.25f}, false, 2.0f, 2.0f * std::ldexp(1.0f, -22)});
 }
 
 // Weights 5/3, -5/6, 1/6: |v| < 8/3 < 4, where a rounding is at most 2^-22; three products and
 // two sums, fused or not, differ by at most five of them.
 TEST(TracerPass, MatchesTheGridLookupAndTheThreeStepRule) {
     expectPassMatchesLookupAndRule(
-        {TwoStepWeights{5.0f / 3.0f, -5.0f / 6.0f, 1.0f / 6.0f}, true, 4.0f, 5.0f * std::ldexp(1.0f, -22)});
+        {StepWeights{5.0f / 3.0f, -5.0f / 6.0f, 1.0f / 6.0f}, true, 4.0f, 5.0f * std::ldexp(1.0f, -22)});
 }
 
 TEST(TracerPass, ParallelBlocksGiveTheSameResultForAnyThreadCount) {
@@ -106,7 +106,7 @@ TEST(TracerPass, ParallelBlocksGiveTheSameResultForAnyThreadCount) {
         Tracers tracers = scatteredTracers(grid.shape(), 20001, 11);
         std::vector<vec3> last = scatteredVelocities(tracers.size(), 12);
         tbb::task_arena arena(threads);
-        arena.execute([&] { advanceTracersTwoStep(grid, TwoStepWeights{1.5f, -0.5f}, 0.05f, tracers, last); });
+        arena.execute([&] { advanceTracersTwoStep(grid, StepWeights{1.5f, -0.5f}, 0.05f, tracers, last); });
         return std::make_pair(tracers, last);
     };
     const auto one = run(1), two = run(2), three = run(3);
@@ -129,7 +129,7 @@ TEST(TracerPass, RefusesAFlatGrid) {
     Tracers tracers;
     tracers.add(vec3(0.5f));
     std::vector<vec3> last(1);
-    EXPECT_THROW(advanceTracersTwoStep(grid, TwoStepWeights{}, 0.1f, tracers, last), std::logic_error);
+    EXPECT_THROW(advanceTracersTwoStep(grid, StepWeights{}, 0.1f, tracers, last), std::logic_error);
 }
 
 }  // namespace

@@ -7,40 +7,27 @@ namespace vfx {
 
 namespace {
 
-// du/dx_axis at a grid point: fourth-order centred with two points each side, else the centred
-// or one-sided difference of core/grid_differences.hpp.
-vec3 curlDerivative(const UniformGrid<vec3>& u, ivec3 p, int axis) {
-    const GridShape& s = u.shape();
-    if (s.flatAxis(axis) || p[axis] < 2 || p[axis] > s.points[axis] - 3) return axisDerivative(u, p.x, p.y, p.z, axis);
-    ivec3 step(0);
-    step[axis] = 1;
-    const auto at = [&](int k) {
-        const ivec3 q = p + k * step;
-        return u.at(q.x, q.y, q.z);
-    };
-    return (8.0f * (at(1) - at(-1)) - (at(2) - at(-2))) * (1.0f / (12.0f * s.spacing[axis]));
+// (8 (u(+h) - u(-h)) - (u(+2h) - u(-2h))) / 12h at index k along the axis of `stride`.
+vec3 fourthOrderDerivative(const UniformGrid<vec3>& u, size_t k, size_t stride, float inv12h) {
+    return (8.0f * (u[k + stride] - u[k - stride]) - (u[k + 2 * stride] - u[k - 2 * stride])) * inv12h;
 }
 
-// Sum of |curl u|^2 over one plane z of the grid: by fixed strides two points in from every face,
-// curlDerivative nearer them.
+// Sum of |curl u|^2 over one plane z of the grid: du/dx_axis fourth-order where two points lie on
+// each side along the axis, else the centred or one-sided difference of core/grid_differences.hpp.
 double planeEnstrophy(const UniformGrid<vec3>& u, int z) {
     const GridShape& s = u.shape();
     const ivec3 n = s.points;
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * size_t(n.y)};
     const vec3 inv12h = 1.0f / (12.0f * s.spacing);
-    const bool deepPlane = !s.anyFlatAxis() && z >= 2 && z <= n.z - 3;
     double sum = 0.0;
     for (int y = 0; y < n.y; ++y)
         for (int x = 0; x < n.x; ++x) {
+            const ivec3 p(x, y, z);
+            const size_t k = s.index(x, y, z);
             mat3 g;
-            if (deepPlane && y >= 2 && y <= n.y - 3 && x >= 2 && x <= n.x - 3) {
-                const size_t k = s.index(x, y, z);
-                for (int a = 0; a < 3; ++a) {
-                    const size_t s1 = stride[a], s2 = 2 * stride[a];
-                    g[a] = (8.0f * (u[k + s1] - u[k - s1]) - (u[k + s2] - u[k - s2])) * inv12h[a];
-                }
-            } else {
-                for (int a = 0; a < 3; ++a) g[a] = curlDerivative(u, ivec3(x, y, z), a);
+            for (int a = 0; a < 3; ++a) {
+                const bool deep = !s.flatAxis(a) && p[a] >= 2 && p[a] <= n[a] - 3;
+                g[a] = deep ? fourthOrderDerivative(u, k, stride[a], inv12h[a]) : axisDerivative(u, x, y, z, a);
             }
             const dvec3 w(curlOf(g));
             sum += glm::dot(w, w);
@@ -52,7 +39,7 @@ double planeEnstrophy(const UniformGrid<vec3>& u, int z) {
 
 double resolvedEnstrophy(const UniformGrid<vec3>& velocity) {
     const GridShape& shape = velocity.shape();
-    if (velocity.size() == 0 || velocity.size() != shape.pointCount()) return 0.0;  // no step has solved it yet
+    if (velocity.size() != shape.pointCount()) return 0.0;  // no step has solved it yet
     return double(shape.cellVolume()) * deterministicReduce<double>(
                                             size_t(shape.points.z), 0.0,
                                             [&](size_t b, size_t e) {

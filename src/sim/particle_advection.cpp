@@ -46,8 +46,8 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
     const UniformGrid<FlowAndDensity>& packed = packed_;
     if (w.twoStep() && flow.pushed.empty() && !packed.shape().anyFlatAxis()) {
         // The common sub-step: one lookup per tracer, eight tracers' stencils at a time.
-        advanceTracersTwoStep(packed, TwoStepWeights{w.current, w.previous, w.beforePrevious}, dt, tracers,
-                              history.tracerVelocity, rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
+        advanceTracersTwoStep(packed, w, dt, tracers, history.tracerVelocity,
+                              rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
         return;
     }
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };

@@ -14,7 +14,7 @@ using lanes::kLanes;
 struct TracerPass {
     const FlowAndDensity* values;
     lanes::LaneGrid grid;
-    TwoStepWeights weights;
+    StepWeights weights;
     float dt;
     vec3* position;
     vec3* velocity;
@@ -47,8 +47,8 @@ VFX_SIMD_KERNEL void advanceBlock(const TracerPass& pass, size_t first, size_t c
 
 }  // namespace
 
-void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, TwoStepWeights weights, float dt,
-                           Tracers& tracers, std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore) {
+void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
+                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore) {
     const size_t n = tracers.size();
     if (lastVelocity.size() != n) throw std::logic_error("advanceTracersTwoStep: no last velocity for every tracer");
     if (velocityBefore && velocityBefore->size() != n)

@@ -2,6 +2,7 @@
 // The tracers' pass of a sub-step: the pass over the most particles, so it has its own kernel.
 #include "core/uniform_grid.hpp"
 #include "sim/particles.hpp"
+#include "sim/time_integration.hpp"
 
 #include <vector>
 
@@ -11,23 +12,15 @@ namespace vfx {
 // neighbouring corners is 32 contiguous bytes and all four values interpolate together.
 using FlowAndDensity = float __attribute__((vector_size(4 * sizeof(float))));
 
-// Weights of the two-step Adams-Bashforth rule, v = current u_n + previous u_n-1, or of the
-// three-step rule, which adds beforePrevious u_n-2 (sim/time_integration.hpp).
-struct TwoStepWeights {
-    float current = 1.0f;
-    float previous = 0.0f;
-    float beforePrevious = 0.0f;
-};
-
-// Moves every tracer one sub-step dt by the two-step rule in the flow of `packed`, and colours it
-// with the density deviation where it starts: u_n is the packed velocity at the tracer,
+// Moves every tracer one sub-step dt by the two-step rule (weights current u_n + previous u_n-1,
+// sim/time_integration.hpp) in the flow of `packed`, and colours it with the density deviation
+// where it starts: u_n is the packed velocity at the tracer,
 // lastVelocity[i] holds u_n-1 on entry and u_n on return, tracers.velocity[i] becomes v and
 // tracers.position[i] gains dt v. With `velocityBefore` (u_n-2 on entry, u_n-1 on return) the
-// step is the three-step rule. The lookup is UniformGrid::interpolate's (the same cell, clamping
+// step is the three-step rule (adding beforePrevious u_n-2). The lookup is UniformGrid::interpolate's (the same cell, clamping
 // and order of linear interpolations), with the cells and fractions found for eight tracers at
 // once in SIMD lanes. Every axis of the grid must have at least two points.
-void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, TwoStepWeights weights, float dt,
-                           Tracers& tracers, std::vector<vec3>& lastVelocity,
-                           std::vector<vec3>* velocityBefore = nullptr);
+void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
+                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore = nullptr);
 
 }  // namespace vfx
