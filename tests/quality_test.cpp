@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace vfx {
@@ -25,8 +26,10 @@ TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     EXPECT_FLOAT_EQ(game.fluid.remeshFringeShare, 0.003f);
     EXPECT_EQ(game.fluid.maxSubsteps, 3);
     EXPECT_EQ(game.fluid.maxGridCells, 0);
+    EXPECT_EQ(game.fluid.maxVortons, 9000);
     const Scene preview = parseScene(sceneWith({{"quality", "preview"}}), "preview");
     EXPECT_EQ(preview.fluid.maxGridCells, 8192);
+    EXPECT_EQ(preview.fluid.maxVortons, 4500);
     const Scene tuned = parseScene(sceneWith({{"strain_limit", 0.5}, {"quality", "game"}}), "tuned");
     EXPECT_FLOAT_EQ(tuned.fluid.strainLimit, 0.5f);
     EXPECT_FLOAT_EQ(tuned.fluid.vortonBudget, 1.0f);
@@ -40,6 +43,7 @@ TEST(Quality, FilmIsTheDefaultCore) {
     EXPECT_EQ(film.cflLimit, defaults.cflLimit);
     EXPECT_EQ(film.maxSubsteps, defaults.maxSubsteps);
     EXPECT_EQ(film.vortonBudget, defaults.vortonBudget);
+    EXPECT_EQ(film.maxVortons, defaults.maxVortons);
     EXPECT_EQ(film.gridCellsPerVorton, defaults.gridCellsPerVorton);
     EXPECT_EQ(film.maxGridCells, defaults.maxGridCells);
     EXPECT_EQ(film.diffusionPerFrame, defaults.diffusionPerFrame);
@@ -93,16 +97,23 @@ TEST(Quality, PreviewLevelHoldsTheVelocityGridAtItsCap) {
 // its tracers' mass centre (m) and its impulse along y.
 struct DropAtFiveSeconds {
     double fall = 0.0, impulse = 0.0;
+    size_t mostVortons = 0;  // after any step
+    int maxVortons = 0;      // the cap the level set (0: none)
 };
 
 DropAtFiveSeconds authorsDrop(int vortons, const char* quality, float dt) {
     const nlohmann::json document = test::authorsDropScene(vortons, {{"viscosity", 0.01}, {"quality", quality}}, 4096);
     Simulation sim;
     buildSimulation(parseScene(document, "drop"), sim);
-    for (int k = 0; k < int(5.0f / dt + 0.5f); ++k) sim.step(dt);
+    size_t mostVortons = 0;
+    for (int k = 0; k < int(5.0f / dt + 0.5f); ++k) {
+        sim.step(dt);
+        mostVortons = std::max(mostVortons, sim.vortons().size());
+    }
     double y = 0.0;
     for (const vec3& p : sim.tracers().position) y += double(p.y);
-    return {5.0 - y / double(sim.tracers().size()), sim.diagnostics().linearImpulse.y};
+    return {5.0 - y / double(sim.tracers().size()), sim.diagnostics().linearImpulse.y, mostVortons,
+            sim.fluid().maxVortons};
 }
 
 // The fidelity a 1/30 s frame must keep: the drop's fall and impulse at 5 s within 5% of the film
@@ -116,6 +127,9 @@ void expectDropAsConvergedReference(int vortons, const char* quality) {
               << frame.impulse << " against " << reference.impulse << "\n";
     EXPECT_NEAR(frame.fall / reference.fall, 1.0, kFrameFidelity);
     EXPECT_NEAR(frame.impulse / reference.impulse, 1.0, kFrameFidelity);
+    if (frame.maxVortons > 0) {
+        EXPECT_LE(frame.mostVortons, size_t(frame.maxVortons));
+    }
 }
 
 // The sub-steps integrate at second order, remeshes included (the new vortons move on with the
@@ -126,7 +140,8 @@ TEST(Quality, FilmLevelAtAFrameStepFallsAsAtTheConvergedStep) { expectDropAsConv
 
 // The game level keeps it too, at 2,176 and 17,256 vortons: it holds the vortons at their first
 // count by leaving out the faintest nodes of a remesh first (remesh_fringe_share), coarsening the
-// lattice half as often; coarsening at every remesh made the 2,176-vorton drop fall 13% further.
+// lattice half as often (coarsening at every remesh made the 2,176-vorton drop fall 13% further),
+// and never above its cap of 9,000, to which the 17,256-vorton ball is remeshed at its first step.
 TEST(Quality, GameLevelDropFallsAsTheConvergedReference) {
     expectDropAsConvergedReference(2176, "game");
     expectDropAsConvergedReference(17256, "game");
