@@ -29,9 +29,11 @@ struct EnergyBudget {
     void addBuoyancy(const Vortons& vortons, const vec3& gravity, float dt);
 };
 
-// Enstrophy of the resolved flow, int |curl u|^2 dV over the velocity grid (m^3/s^2). The
-// resolved field, not the sum of |omega|^2 V over particles: that sum also counts the particles'
-// scatter about the smooth field, which diffusion does not take as energy. The curl takes
+// Enstrophy of the resolved flow, int |curl u|^2 dV over the velocity grid (m^3/s^2): the
+// physical viscous loss is nu times this. The sum of |omega|^2 V over particles also counts the
+// particles' scatter about the smooth field; PSE diffuses that scatter too (it takes about 0.92
+// of rho0 nu times that sum from the field energy, docs/method.md), and the budget leaves that
+// numerical part in its residual. The curl takes
 // fourth-order centred differences, (8 (u(+h) - u(-h)) - (u(+2h) - u(-2h))) / 12h, where two
 // points lie on each side (second order nearer the faces): a vortex core two grid spacings
 // across loses a fraction (kh)^2/3 of its enstrophy to second-order differences and (kh)^4/15 to
