@@ -33,11 +33,11 @@ struct EnergyBudget {
 // physical viscous loss is nu times this. The sum of |omega|^2 V over particles also counts the
 // particles' scatter about the smooth field; PSE diffuses that scatter too (it takes about 0.92
 // of rho0 nu times that sum from the field energy, docs/method.md), and the budget leaves that
-// numerical part in its residual. The curl takes
-// fourth-order centred differences, (8 (u(+h) - u(-h)) - (u(+2h) - u(-2h))) / 12h, where two
-// points lie on each side (second order nearer the faces): a vortex core two grid spacings
-// across loses a fraction (kh)^2/3 of its enstrophy to second-order differences and (kh)^4/15 to
-// fourth-order ones (on a thin ring's core, 18% and 6% below the field's own enstrophy).
+// numerical part in its residual. The curl takes fourth-order centred differences,
+// (8 (u(+h) - u(-h)) - (u(+2h) - u(-2h))) / 12h, where two points lie on each side (second order
+// nearer the faces): a vortex core two grid spacings across loses a fraction (kh)^2/3 of its
+// enstrophy to second-order differences and (kh)^4/15 to fourth-order ones (on a thin ring's
+// core, 18% and 6% below the field's own enstrophy).
 double resolvedEnstrophy(const UniformGrid<vec3>& velocity);
 
 // curl u from grad u (column j holds du/dx_j).

@@ -14,12 +14,12 @@ using FlowAndDensity = float __attribute__((vector_size(4 * sizeof(float))));
 
 // Moves every tracer one sub-step dt by the two-step rule (weights current u_n + previous u_n-1,
 // sim/time_integration.hpp) in the flow of `packed`, and colours it with the density deviation
-// where it starts: u_n is the packed velocity at the tracer,
-// lastVelocity[i] holds u_n-1 on entry and u_n on return, tracers.velocity[i] becomes v and
-// tracers.position[i] gains dt v. With `velocityBefore` (u_n-2 on entry, u_n-1 on return) the
-// step is the three-step rule (adding beforePrevious u_n-2). The lookup is UniformGrid::interpolate's (the same cell, clamping
-// and order of linear interpolations), with the cells and fractions found for eight tracers at
-// once in SIMD lanes. Every axis of the grid must have at least two points.
+// where it starts: u_n is the packed velocity at the tracer, lastVelocity[i] holds u_n-1 on entry
+// and u_n on return, tracers.velocity[i] becomes v and tracers.position[i] gains dt v. With
+// `velocityBefore` (u_n-2 on entry, u_n-1 on return) the step is the three-step rule (adding
+// beforePrevious u_n-2). The lookup is UniformGrid::interpolate's (the same cell, clamping and
+// order of linear interpolations), with the cells and fractions found for eight tracers at once
+// in SIMD lanes. Every axis of the grid must have at least two points.
 void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
                            std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore = nullptr);
 
