@@ -6,6 +6,7 @@
 
 #include "bodies/body_motion.hpp"
 #include "scene/scene_geometry.hpp"
+#include "sim/sphere_closure.hpp"
 
 #include <pybind11/numpy.h>
 
@@ -125,6 +126,7 @@ size_t addBody(PythonSimulation& self, py::handle description) {
     const double now = self.sim().time();
     if (body.motion == MotionKind::Kinematic) placeKinematic(body, body.restPosition, body.restOrientation, now);
     body.clock = now;
+    if (body.shape.kind == ShapeKind::Sphere) prepareSphereClosures();
     self.sim().bodies().push_back(std::move(body));
     return self.sim().bodies().size() - 1;
 }

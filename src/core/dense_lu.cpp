@@ -51,4 +51,31 @@ void DenseLu::solve(std::vector<double>& b) const {
     }
 }
 
+void DenseLu::solveMany(double* b, size_t count) const {
+    const int n = n_;
+    const auto row = [&](int r) { return b + size_t(r) * count; };
+    for (int col = 0; col < n; ++col)
+        if (pivot_[size_t(col)] != col) std::swap_ranges(row(col), row(col) + count, row(pivot_[size_t(col)]));
+    for (int r = 0; r < n; ++r) {
+        const double* factors = &lu_[size_t(r) * size_t(n)];
+        double* __restrict target = row(r);
+        for (int k = 0; k < r; ++k) {
+            const double f = factors[k];
+            const double* __restrict source = row(k);
+            for (size_t c = 0; c < count; ++c) target[c] -= f * source[c];
+        }
+    }
+    for (int r = n - 1; r >= 0; --r) {
+        const double* factors = &lu_[size_t(r) * size_t(n)];
+        double* __restrict target = row(r);
+        for (int k = r + 1; k < n; ++k) {
+            const double f = factors[k];
+            const double* __restrict source = row(k);
+            for (size_t c = 0; c < count; ++c) target[c] -= f * source[c];
+        }
+        const double diagonal = factors[r];
+        for (size_t c = 0; c < count; ++c) target[c] /= diagonal;
+    }
+}
+
 }  // namespace vfx

@@ -2,6 +2,7 @@
 // LU factorisation of a dense square matrix with partial pivoting, in double, for systems solved
 // many times with the same matrix (a body's wall-source system: factorised once, solved every
 // sub-step).
+#include <cstddef>
 #include <vector>
 
 namespace vfx {
@@ -12,6 +13,10 @@ public:
     bool factorise(std::vector<double> matrix, int n);
     // Solves A x = b in place (b becomes x).
     void solve(std::vector<double>& b) const;
+    // Solves for `count` right-hand sides at once, in place: b is n x count, row-major (b[row *
+    // count + c] is row `row` of right-hand side c). Each column goes through the same operations
+    // as solve() gives it, and the columns side by side keep the vector units busy.
+    void solveMany(double* b, size_t count) const;
     int size() const { return n_; }
 
 private:

@@ -3,6 +3,7 @@
 #include "scene/scene.hpp"
 #include "scene/scene_geometry.hpp"
 #include "sim/simulation.hpp"
+#include "sim/sphere_closure.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -69,6 +70,9 @@ void buildSimulation(const Scene& scene, Simulation& sim) {
     std::vector<RigidBody> bodies;
     for (size_t i = 0; i < scene.bodies.size(); ++i)
         bodies.push_back(makeSceneBody(scene.bodies[i], source, "/bodies/" + std::to_string(i)));
+
+    for (const RigidBody& body : bodies)
+        if (body.shape.kind == ShapeKind::Sphere) prepareSphereClosures();
 
     sim.reset();
     sim.fluid() = scene.fluid;

@@ -2,7 +2,9 @@
 
 #include "core/dense_lu.hpp"
 #include "core/parallel.hpp"
+#include "core/simd_lanes.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace vfx {
@@ -52,27 +54,61 @@ std::vector<double> normalSpeedKernel(const std::vector<dvec3>& points, const st
 
 // The damped least-squares map (A^T A + lambda^2 I)^-1 A^T of a q x s kernel, row-major s x q.
 // Damping of 1e-12 of the mean squared singular value leaves the fit as it is and keeps the
-// solve bounded in round-off.
+// solve bounded in round-off. The kernel's columns are copied contiguous first, so the normal
+// matrix's s^2 / 2 dot products stream through memory, and the q solves run side by side.
 std::vector<double> leastSquaresMap(const std::vector<double>& a, size_t q, size_t s) {
+    std::vector<double> columns(s * q);
+    for (size_t i = 0; i < q; ++i)
+        for (size_t j = 0; j < s; ++j) columns[j * q + i] = a[i * s + j];
+    // Four dot products at a time: independent sums the processor overlaps.
     std::vector<double> normal(s * s, 0.0);
     parallelForEach(
         0, s,
         [&](size_t j) {
-            for (size_t k = 0; k < s; ++k)
-                for (size_t i = 0; i < q; ++i) normal[j * s + k] += a[i * s + j] * a[i * s + k];
+            const double* cj = &columns[j * q];
+            size_t k = j;
+            for (; k + 4 <= s; k += 4) {
+                const double *c0 = &columns[k * q], *c1 = c0 + q, *c2 = c1 + q, *c3 = c2 + q;
+                double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+                for (size_t i = 0; i < q; ++i) {
+                    s0 += cj[i] * c0[i];
+                    s1 += cj[i] * c1[i];
+                    s2 += cj[i] * c2[i];
+                    s3 += cj[i] * c3[i];
+                }
+                normal[j * s + k] = s0, normal[j * s + k + 1] = s1, normal[j * s + k + 2] = s2,
+                               normal[j * s + k + 3] = s3;
+            }
+            for (; k < s; ++k) {
+                const double* ck = &columns[k * q];
+                double sum = 0.0;
+                for (size_t i = 0; i < q; ++i) sum += cj[i] * ck[i];
+                normal[j * s + k] = sum;
+            }
         },
         8);
+    for (size_t j = 0; j < s; ++j)
+        for (size_t k = 0; k < j; ++k) normal[j * s + k] = normal[k * s + j];
     double trace = 0.0;
     for (size_t j = 0; j < s; ++j) trace += normal[j * s + j];
     for (size_t j = 0; j < s; ++j) normal[j * s + j] += 1e-12 * trace / double(s);
     DenseLu lu;
     lu.factorise(normal, int(s));
-    std::vector<double> map(s * q, 0.0), column(s);
-    for (size_t i = 0; i < q; ++i) {
-        for (size_t j = 0; j < s; ++j) column[j] = a[i * s + j];
-        lu.solve(column);
-        for (size_t j = 0; j < s; ++j) map[j * q + i] = column[j];
-    }
+    // The q right-hand sides (the kernel's rows) in blocks of kBlock, solved side by side.
+    constexpr size_t kBlock = 64;
+    std::vector<double> map(s * q, 0.0);
+    parallelForEach(
+        0, (q + kBlock - 1) / kBlock,
+        [&](size_t block) {
+            const size_t first = block * kBlock, count = std::min(kBlock, q - first);
+            std::vector<double> rhs(s * count);
+            for (size_t j = 0; j < s; ++j)
+                for (size_t c = 0; c < count; ++c) rhs[j * count + c] = a[(first + c) * s + j];
+            lu.solveMany(rhs.data(), count);
+            for (size_t j = 0; j < s; ++j)
+                for (size_t c = 0; c < count; ++c) map[j * q + first + c] = rhs[j * count + c];
+        },
+        1);
     return map;
 }
 
@@ -104,9 +140,13 @@ const UnitFit& unitFit() {
         const std::vector<double> coarse = leastSquaresMap(normalSpeedKernel(check, checkNormals, f.farSources), k, c);
         const std::vector<double> fine = normalSpeedKernel(check, checkNormals, f.sources);
         f.farMap.assign(c * s, 0.0);
-        for (size_t a = 0; a < c; ++a)
-            for (size_t i = 0; i < k; ++i)
-                for (size_t j = 0; j < s; ++j) f.farMap[a * s + j] += coarse[a * k + i] * fine[i * s + j];
+        parallelForEach(
+            0, c,
+            [&](size_t a) {
+                for (size_t i = 0; i < k; ++i)
+                    for (size_t j = 0; j < s; ++j) f.farMap[a * s + j] += coarse[a * k + i] * fine[i * s + j];
+            },
+            1);
         return f;
     }();
     return fit;
@@ -120,6 +160,8 @@ bool withinReach(const vec3& r, float radius) {
 }
 
 }  // namespace
+
+void prepareSphereClosures() { unitFit(); }
 
 std::vector<vec3> closureCollocationPoints(const vec3& centre, float radius) {
     std::vector<vec3> points;
@@ -151,6 +193,23 @@ std::vector<double> closureStrengths(float radius, const std::vector<double>& no
     return strengths;
 }
 
+namespace {
+
+SourceLanes lanesOf(const std::vector<vec4>& sources) {
+    SourceLanes out;
+    const size_t padded = (sources.size() + size_t(lanes::kLanes) - 1) / size_t(lanes::kLanes) * size_t(lanes::kLanes);
+    // Padding: no strength, far enough that its distance is finite and its term exactly zero.
+    out.x.assign(padded, 1e6f), out.y.assign(padded, 1e6f), out.z.assign(padded, 1e6f);
+    out.strength.assign(padded, 0.0f);
+    for (size_t i = 0; i < sources.size(); ++i) {
+        out.x[i] = sources[i].x, out.y[i] = sources[i].y, out.z[i] = sources[i].z;
+        out.strength[i] = sources[i].w * float(kInverseFourPi);
+    }
+    return out;
+}
+
+}  // namespace
+
 SphereClosure closureFromStrengths(const vec3& centre, float radius, const std::vector<double>& strengths) {
     const UnitFit& fit = unitFit();
     const size_t s = fit.sources.size();
@@ -165,6 +224,8 @@ SphereClosure closureFromStrengths(const vec3& centre, float radius, const std::
     const vec4 centreSource(centre, float(strengths[s]));
     closure.sources.push_back(centreSource);
     closure.farSources.push_back(centreSource);
+    closure.nearLanes = lanesOf(closure.sources);
+    closure.farLanes = lanesOf(closure.farSources);
     return closure;
 }
 
@@ -187,15 +248,31 @@ const std::vector<vec4>& sourcesSeenFrom(const SphereClosure& closure, const vec
 
 }  // namespace
 
+namespace {
+
+// The sum of the sources' flows at x, q r / |r|^3, eight sources at a time.
+VFX_SIMD_KERNEL vec3 sourcesVelocity(const SourceLanes& s, const vec3& x) {
+    using lanes::Lanes;
+    const Lanes px = lanes::splat(x.x), py = lanes::splat(x.y), pz = lanes::splat(x.z);
+    Lanes ux{}, uy{}, uz{};
+    for (size_t b = 0; b < s.x.size(); b += size_t(lanes::kLanes)) {
+        const Lanes rx = px - lanes::load(&s.x[b]), ry = py - lanes::load(&s.y[b]), rz = pz - lanes::load(&s.z[b]);
+        const Lanes distance2 = rx * rx + ry * ry + rz * rz;
+        const Lanes scale = lanes::load(&s.strength[b]) / (distance2 * lanes::sqrtLanes(distance2));
+        ux += scale * rx;
+        uy += scale * ry;
+        uz += scale * rz;
+    }
+    return vec3(lanes::addLanes(ux), lanes::addLanes(uy), lanes::addLanes(uz));
+}
+
+}  // namespace
+
 vec3 closureVelocity(const SphereClosure& closure, const vec3& centre, float radius, const vec3& x) {
     if (closure.sources.empty() || !withinReach(x - centre, radius)) return vec3(0.0f);
-    vec3 u(0.0f);
-    for (const vec4& source : sourcesSeenFrom(closure, x - centre, radius)) {
-        const vec3 r = x - vec3(source);
-        const float distance2 = glm::dot(r, r);
-        u += (source.w * float(kInverseFourPi) / (distance2 * std::sqrt(distance2))) * r;
-    }
-    return u;
+    const vec3 r = x - centre;
+    const bool near = glm::dot(r, r) < kClosureNear * kClosureNear * radius * radius;
+    return sourcesVelocity(near ? closure.nearLanes : closure.farLanes, x);
 }
 
 mat3 closureGradient(const SphereClosure& closure, const vec3& centre, float radius, const vec3& x) {

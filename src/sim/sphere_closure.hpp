@@ -22,10 +22,22 @@ namespace vfx {
 constexpr float kClosureReach = 4.0f;  // radii
 constexpr float kClosureNear = 2.0f;   // radii
 
-struct SphereClosure {
-    std::vector<vec4> sources;     // world position (xyz, m) and strength (w, m^3/s)
-    std::vector<vec4> farSources;  // the coarse set that gives their flow beyond kClosureNear radii
+// A set of point sources laid out for summing eight at a time: positions (m) and strengths over
+// 4 pi (m^3/s), padded to a multiple of eight with sources of no strength far away.
+struct SourceLanes {
+    std::vector<float> x, y, z, strength;
 };
+
+struct SphereClosure {
+    std::vector<vec4> sources;        // world position (xyz, m) and strength (w, m^3/s)
+    std::vector<vec4> farSources;     // the coarse set that gives their flow beyond kClosureNear radii
+    SourceLanes nearLanes, farLanes;  // the same two sets, as closureVelocity sums them
+};
+
+// Fits the unit sphere's maps, shared by every sphere, if they are not fitted yet: about 0.05 s
+// once per process. Loaders call it when a scene has a sphere, so the step in which a sphere
+// first moves does not stall; without it that step fits them.
+void prepareSphereClosures();
 
 // The collocation points on a sphere (world), where the flow the closure must cancel is sampled.
 std::vector<vec3> closureCollocationPoints(const vec3& centre, float radius);
