@@ -10,11 +10,14 @@
 #include "bodies/shapes.hpp"
 #include "core/parallel.hpp"
 #include "scene/scene.hpp"
+#include "sim/potential_flow_lanes.hpp"
 #include "sim/simulation.hpp"
+#include "sim/sphere_closure.hpp"
 
 #include <benchmark/benchmark.h>
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -105,9 +108,11 @@ void BM_DragExchange(benchmark::State& state) {
 }
 BENCHMARK(BM_DragExchange)->ArgsProduct({{4096, 32768}, {1, 2}})->ArgNames({"vortons", "threads"})->UseRealTime();
 
-// The potential flow of one moving sphere over `count` vortons: its velocity and gradient at
-// each (what advection and stretching add) and the impulse it exchanges with them, once per
-// sub-step. Items = vortons per body.
+// The potential flow of one moving sphere over `count` particles: its velocity and gradient at
+// each (what advection and stretching add, eight particles at a time as the step sums them) and
+// the impulse it exchanges with them, once per sub-step. With tank 1 the sphere carries its
+// closure (400 sources) and sits in a box of side 2.4 whose 26 images of it reach every
+// particle, as in sinking_ball. Items = particles per body.
 void BM_PotentialFlow(benchmark::State& state) {
     const size_t count = size_t(state.range(0));
     tbb::global_control threads(tbb::global_control::max_allowed_parallelism, size_t(state.range(1)));
@@ -122,23 +127,30 @@ void BM_PotentialFlow(benchmark::State& state) {
     f.radius = 0.3f;
     f.relativeVelocity = vec3(2.0f, 0.0f, 0.0f);
     f.addedMass = 0.05f;
-    const std::vector<PotentialFlow> flows{f};
+    if (state.range(2)) {
+        std::vector<vec3> flow;
+        for (const vec3& p : closureCollocationPoints(f.centre, f.radius)) flow.push_back(vec3(p.y, 0.5f * p.x, 0.0f));
+        f.closure = fitSphereClosure(f.centre, f.radius, f.relativeVelocity, flow);
+    }
+    std::vector<PotentialFlow> flows{f};
+    if (state.range(2)) mirrorInBoxWalls(flows, BoxContainer{AxisBox{vec3(-1.2f), vec3(1.2f)}});
     std::vector<vec3> velocity(count);
     std::vector<mat3> gradient(count);
     for (auto _ : state) {
-        parallelForEach(
-            0, count,
-            [&](size_t i) {
-                velocity[i] = potentialFlowVelocity(flows, vortons.position[i]);
-                gradient[i] = potentialFlowGradient(flows, vortons.position[i]);
-            },
-            4096);
+        std::fill(velocity.begin(), velocity.end(), vec3(0.0f));
+        std::fill(gradient.begin(), gradient.end(), mat3(0.0f));
+        addPotentialFlowVelocities(flows, vortons.position, velocity);
+        addPotentialFlowGradients(flows, vortons.position, gradient);
         benchmark::DoNotOptimize(impulseRateFromPotentialFlows(flows, vortons));
         benchmark::DoNotOptimize(velocity.data());
     }
+    state.counters["images"] = double(flows[0].mirrors.size());
     state.SetItemsProcessed(state.iterations() * int64_t(count));
 }
-BENCHMARK(BM_PotentialFlow)->ArgsProduct({{4096, 32768}, {1, 2}})->ArgNames({"vortons", "threads"})->UseRealTime();
+BENCHMARK(BM_PotentialFlow)
+    ->ArgsProduct({{4096, 32768}, {1, 2}, {0, 1}})
+    ->ArgNames({"particles", "threads", "tank"})
+    ->UseRealTime();
 
 // --- collisions --------------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 #include "core/gmres.hpp"
 #include "core/parallel.hpp"
+#include "sim/potential_flow_lanes.hpp"
 
 namespace vfx {
 
@@ -21,11 +22,13 @@ struct SphereSet {
 // The normal speeds the flows send through each sphere's collocation points, the sphere's own
 // closure left out (its images in walls kept).
 std::vector<double> normalSpeedsFrom(const std::vector<PotentialFlow>& flows, const SphereSet& set) {
+    std::vector<vec3> flow(set.points.size(), vec3(0.0f));
+    addPotentialFlowVelocities(flows, set.points, flow);
     std::vector<double> speeds(set.points.size());
     parallelForEach(0, set.points.size(), [&](size_t k) {
         const PotentialFlow& own = flows[set.indices[k / set.perSphere]];
         const vec3& p = set.points[k];
-        const vec3 u = potentialFlowVelocity(flows, p) - closureVelocity(own.closure, own.centre, own.radius, p);
+        const vec3 u = flow[k] - closureVelocity(own.closure, own.centre, own.radius, p);
         speeds[k] = double(glm::dot(u, set.normals[k]));
     });
     return speeds;

@@ -4,6 +4,7 @@
 #include "core/parallel.hpp"
 #include "sim/exponential_advection.hpp"
 #include "sim/grid_lookups.hpp"
+#include "sim/potential_flow_lanes.hpp"
 
 #include <stdexcept>
 
@@ -44,10 +45,17 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
     // One pass over the (many) tracers: one lookup gives the velocity and the colour.
     packFlowAndDensity(flow);
     const UniformGrid<FlowAndDensity>& packed = packed_;
-    if (w.twoStep() && flow.pushed.empty() && !packed.shape().anyFlatAxis()) {
+    // What moving bodies push aside, at every tracer, eight tracers at a time.
+    const bool pushed = !flow.pushed.empty();
+    if (pushed) {
+        pushedAtTracers_.assign(tracers.size(), vec3(0.0f));
+        addPotentialFlowVelocities(flow.pushed, tracers.position, pushedAtTracers_);
+    }
+    if (w.twoStep() && !packed.shape().anyFlatAxis()) {
         // The common sub-step: one lookup per tracer, eight tracers' stencils at a time.
         advanceTracersTwoStep(packed, w, dt, tracers, history.tracerVelocity,
-                              rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
+                              rule.keepBefore ? &history.tracerVelocityBefore : nullptr,
+                              pushed ? &pushedAtTracers_ : nullptr);
         return;
     }
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
@@ -57,7 +65,7 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
             const vec3 x = tracers.position[i];
             const FlowAndDensity found = packed.interpolate(x);
             vec3 now(found[0], found[1], found[2]);
-            if (!flow.pushed.empty()) now += potentialFlowVelocity(flow.pushed, x);
+            if (pushed) now += pushedAtTracers_[i];
             tracers.density[i] = found[3];
             vec3* before = rule.keepBefore ? &history.tracerVelocityBefore[i] : nullptr;
             const vec3 v = stepVelocityFrom(now, velocityAt, x, dt, w, history.tracerVelocity[i], before);
@@ -88,10 +96,13 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
     const StepRule rule =
         prepareStep(flow, vortons.size(), history.vortonVelocity, history.vortonVelocityBefore, history, dt);
     const StepWeights w = rule.weights;
-    // The grid's velocity at every vorton, looked up for all of them at once.
+    // The grid's velocity at every vorton, and what moving bodies push aside there, looked up for
+    // all of them at once.
     std::vector<vec3>& gridFlow = flowAtVortons_;
-    if (velocity.vortex) interpolateAtPoints(flow.velocity, vortons.position, gridFlow);
-    const std::vector<PotentialFlow>& pushed = flow.pushed;
+    if (velocity.vortex) {
+        interpolateAtPoints(flow.velocity, vortons.position, gridFlow);
+        addPotentialFlowVelocities(flow.pushed, vortons.position, gridFlow);
+    }
     const bool exponential = velocity.vortex && flow.gradientAtVortons;
     if (exponential) moveExponentially(flow, vortons, history, w, dt);
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
@@ -103,7 +114,7 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
             if (exponential) {
                 v = exponentialVelocity_[i];
             } else if (velocity.vortex) {
-                const vec3 now = pushed.empty() ? gridFlow[i] : gridFlow[i] + potentialFlowVelocity(pushed, x);
+                const vec3 now = gridFlow[i];
                 const StepWeights use = movedByWall(vortons, i) ? StepWeights{} : w;
                 vec3* before = rule.keepBefore ? &history.vortonVelocityBefore[i] : nullptr;
                 v = stepVelocityFrom(now, velocityAt, x, dt, use, history.vortonVelocity[i], before);
@@ -119,14 +130,10 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
 }
 
 // The exponential move's velocities for every vorton, eight at a time (sim/exponential_advection):
-// the flow at each (the grid's plus what moving bodies push aside).
+// the flow at each (the grid's plus what moving bodies push aside, flowAtVortons_).
 void GridFlowAdvection::moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history,
                                           StepWeights w, float dt) {
-    std::vector<vec3>& now = flowAtVortons_;
-    if (!flow.pushed.empty())
-        parallelForEach(
-            0, vortons.size(), [&](size_t i) { now[i] += potentialFlowVelocity(flow.pushed, vortons.position[i]); },
-            1024);
+    const std::vector<vec3>& now = flowAtVortons_;
     exponentialMoveVelocities({now, *flow.gradientAtVortons, vortons.hitWall, w.twoStep(), history.dt, dt},
                               history.vortonVelocity, exponentialVelocity_);
 }

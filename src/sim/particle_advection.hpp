@@ -59,6 +59,7 @@ private:
     UniformGrid<FlowAndDensity> packed_;     // the tracers' lookup grid: velocity and density side by side
     std::vector<vec3> flowAtVortons_;        // the grid's velocity at each vorton
     std::vector<vec3> exponentialVelocity_;  // each vorton's velocity over the sub-step by the exponential move
+    std::vector<vec3> pushedAtTracers_;      // what moving bodies push aside, at each tracer
 };
 
 }  // namespace vfx

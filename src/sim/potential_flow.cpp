@@ -11,10 +11,6 @@ namespace vfx {
 
 namespace {
 
-// Beyond this many radii the dipole is left out: its speed there is below W / 3000 (and its
-// energy beyond holds 1/1700 of the whole), and most particles of a large scene are that far.
-constexpr float kPotentialFlowReach = 12.0f;
-
 // Vortons per chunk of the impulse-rate sums (fixed: the sums never depend on the threads).
 constexpr size_t kImpulseChunk = 2048;
 

@@ -15,6 +15,10 @@ namespace vfx {
 // An image in a box container's walls, x' = matrix x + shift: a reflection of the box frame's
 // axes, each in one wall (an image in a face, across an edge or through a corner), turned into
 // the world's frame (matrix symmetric and its own inverse).
+// Beyond this many radii the dipole is left out: its speed there is below W / 3000 (and its
+// energy beyond holds 1/1700 of the whole), and most particles of a large scene are that far.
+constexpr float kPotentialFlowReach = 12.0f;
+
 struct Mirror {
     mat3 matrix{1.0f};
     vec3 shift{0.0f};

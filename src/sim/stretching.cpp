@@ -2,6 +2,7 @@
 
 #include "core/matrix_exponential.hpp"
 #include "core/neighbour_search.hpp"
+#include "sim/potential_flow_lanes.hpp"
 #include "sim/vorticity_relaxation.hpp"  // curlOfGradient
 
 namespace vfx {
@@ -24,19 +25,19 @@ vec3 stretchedVorticity(const StretchingInputs& in, const Vortons& v, size_t i) 
     return in.stretchResolvedVorticity ? curlOfGradient(in.gradient[i]) : v.vorticity[i];
 }
 
-mat3 matrixAt(const StretchingInputs& in, const Vortons& v, size_t i) {
-    const mat3 j =
-        in.pushed.empty() ? in.gradient[i] : in.gradient[i] + potentialFlowGradient(in.pushed, v.position[i]);
-    return stretchingMatrix(in.scheme, j);
+// grad u at vorton i: the vortex flow's, and (pushed, when moving bodies push flow aside) theirs.
+mat3 matrixAt(const StretchingInputs& in, const std::vector<mat3>& pushed, size_t i) {
+    return stretchingMatrix(in.scheme, pushed.empty() ? in.gradient[i] : in.gradient[i] + pushed[i]);
 }
 
-void stretchExplicitly(const StretchingInputs& in, Vortons& v, MotionHistory& history, float dt, StepWeights weights) {
+void stretchExplicitly(const StretchingInputs& in, const std::vector<mat3>& pushed, Vortons& v, MotionHistory& history,
+                       float dt, StepWeights weights) {
     history.stretching.resize(v.size());
     history.stretchingMatrix.clear();
     parallelForEachStable(
         0, v.size(),
         [&](size_t i) {
-            const vec3 rate = matrixAt(in, v, i) * stretchedVorticity(in, v, i);
+            const vec3 rate = matrixAt(in, pushed, i) * stretchedVorticity(in, v, i);
             const vec3 previous = history.stretching[i];
             history.stretching[i] = rate;
             const StepWeights use = movedByWall(v, i) ? StepWeights{} : weights;
@@ -45,14 +46,14 @@ void stretchExplicitly(const StretchingInputs& in, Vortons& v, MotionHistory& hi
         1024);
 }
 
-void stretchExponentially(const StretchingInputs& in, Vortons& v, MotionHistory& history, float dt,
-                          StepWeights weights) {
+void stretchExponentially(const StretchingInputs& in, const std::vector<mat3>& pushed, Vortons& v,
+                          MotionHistory& history, float dt, StepWeights weights) {
     history.stretchingMatrix.resize(v.size());
     history.stretching.clear();
     parallelForEachStable(
         0, v.size(),
         [&](size_t i) {
-            const mat3 now = matrixAt(in, v, i);
+            const mat3 now = matrixAt(in, pushed, i);
             const mat3 previous = history.stretchingMatrix[i];
             history.stretchingMatrix[i] = now;
             // The two-step weights (1 + r/2, -r/2) extrapolate M linearly to t + dt/2 as well.
@@ -75,10 +76,16 @@ void stretchVortons(const StretchingInputs& in, Vortons& vortons, MotionHistory&
     const size_t kept = exponential ? history.stretchingMatrix.size() : history.stretching.size();
     const bool twoStep = in.twoStep && kept == vortons.size();
     const StepWeights weights = adamsBashforthWeights(twoStep, dt, history.dt);
+    // What moving bodies push aside, its gradient at every vorton, eight vortons at a time.
+    std::vector<mat3> pushed;
+    if (!in.pushed.empty()) {
+        pushed.assign(vortons.size(), mat3(0.0f));
+        addPotentialFlowGradients(in.pushed, vortons.position, pushed);
+    }
     if (exponential)
-        stretchExponentially(in, vortons, history, dt, weights);
+        stretchExponentially(in, pushed, vortons, history, dt, weights);
     else
-        stretchExplicitly(in, vortons, history, dt, weights);
+        stretchExplicitly(in, pushed, vortons, history, dt, weights);
 }
 
 }  // namespace vfx

@@ -20,7 +20,8 @@ struct TracerPass {
     vec3* velocity;
     float* density;
     vec3* last;
-    vec3* before;  // null: the two-step rule
+    vec3* before;        // null: the two-step rule
+    const vec3* pushed;  // null: no moving bodies
 };
 
 // Tracers [first, first + count), count <= kLanes: the stencils in lanes (lanes past count
@@ -32,7 +33,8 @@ VFX_SIMD_KERNEL void advanceBlock(const TracerPass& pass, size_t first, size_t c
     for (size_t l = 0; l < count; ++l) {
         const FlowAndDensity found = lanes::interpolateLane(pass.values, pass.grid, stencils, int(l));
         const size_t i = first + l;
-        const vec3 now(found[0], found[1], found[2]);
+        vec3 now(found[0], found[1], found[2]);
+        if (pass.pushed) now += pass.pushed[i];
         vec3 moved = pass.weights.current * now + pass.weights.previous * pass.last[i];
         if (pass.before) {
             moved += pass.weights.beforePrevious * pass.before[i];
@@ -48,11 +50,13 @@ VFX_SIMD_KERNEL void advanceBlock(const TracerPass& pass, size_t first, size_t c
 }  // namespace
 
 void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
-                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore) {
+                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore,
+                           const std::vector<vec3>* pushed) {
     const size_t n = tracers.size();
     if (lastVelocity.size() != n) throw std::logic_error("advanceTracersTwoStep: no last velocity for every tracer");
     if (velocityBefore && velocityBefore->size() != n)
         throw std::logic_error("advanceTracersTwoStep: no velocity before the last for every tracer");
+    if (pushed && pushed->size() != n) throw std::logic_error("advanceTracersTwoStep: no pushed flow for every tracer");
     tracers.velocity.resize(n);
     tracers.density.resize(n);
     const TracerPass pass{packed.values().data(),
@@ -63,7 +67,8 @@ void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeight
                           tracers.velocity.data(),
                           tracers.density.data(),
                           lastVelocity.data(),
-                          velocityBefore ? velocityBefore->data() : nullptr};
+                          velocityBefore ? velocityBefore->data() : nullptr,
+                          pushed ? pushed->data() : nullptr};
     const size_t blocks = (n + size_t(kLanes) - 1) / size_t(kLanes);
     parallelForEach(
         0, blocks,

@@ -19,8 +19,10 @@ using FlowAndDensity = float __attribute__((vector_size(4 * sizeof(float))));
 // `velocityBefore` (u_n-2 on entry, u_n-1 on return) the step is the three-step rule (adding
 // beforePrevious u_n-2). The lookup is UniformGrid::interpolate's (the same cell, clamping and
 // order of linear interpolations), with the cells and fractions found for eight tracers at once
-// in SIMD lanes. Every axis of the grid must have at least two points.
+// in SIMD lanes. Every axis of the grid must have at least two points. With `pushed`, u_n is the
+// packed velocity plus pushed[i] (what moving bodies push aside there).
 void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
-                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore = nullptr);
+                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore = nullptr,
+                           const std::vector<vec3>* pushed = nullptr);
 
 }  // namespace vfx
