@@ -1,7 +1,7 @@
 #include "sim/potential_flow_lanes.hpp"
 
+#include "core/lane_stencils.hpp"  // loadPoints
 #include "core/parallel.hpp"
-#include "core/simd_lanes.hpp"
 
 #include <algorithm>
 
@@ -10,12 +10,9 @@ namespace vfx {
 namespace {
 
 using lanes::Lanes;
+using lanes::Lanes3;
 using Mask = decltype(Lanes{} < Lanes{});
 constexpr size_t kWidth = size_t(lanes::kLanes);
-
-struct LanePoints {
-    Lanes x, y, z;
-};
 
 VFX_LANES_INLINE bool anyLane(Mask m) {
     for (int l = 0; l < lanes::kLanes; ++l)
@@ -25,7 +22,7 @@ VFX_LANES_INLINE bool anyLane(Mask m) {
 
 // The sources' flow at eight points, kept in the lanes `use` selects (the others may hold
 // anything, a point on a source included).
-VFX_LANES_INLINE LanePoints sourcesFlow(const SourceLanes& s, const LanePoints& p, Mask use) {
+VFX_LANES_INLINE Lanes3 sourcesFlow(const SourceLanes& s, const Lanes3& p, Mask use) {
     Lanes ux{}, uy{}, uz{};
     for (size_t j = 0; j < s.x.size(); ++j) {
         const Lanes rx = p.x - s.x[j], ry = p.y - s.y[j], rz = p.z - s.z[j];
@@ -40,22 +37,22 @@ VFX_LANES_INLINE LanePoints sourcesFlow(const SourceLanes& s, const LanePoints& 
 
 // One flow's own velocity (dipole and closure, no images) at eight points, as
 // ownPotentialFlowVelocity gives it at each.
-VFX_LANES_INLINE LanePoints ownFlow(const PotentialFlow& f, const LanePoints& q) {
+VFX_LANES_INLINE Lanes3 ownFlow(const PotentialFlow& f, const Lanes3& q) {
     const Lanes rx = q.x - f.centre.x, ry = q.y - f.centre.y, rz = q.z - f.centre.z;
     const Lanes r2 = rx * rx + ry * ry + rz * rz;
     const float radius2 = f.radius * f.radius;
-    LanePoints u{Lanes{}, Lanes{}, Lanes{}};
+    Lanes3 u{Lanes{}, Lanes{}, Lanes{}};
     if (!f.closure.sources.empty()) {
         // The closure's reach: outside 0.9 R and within kClosureReach radii; the fine sources
         // within kClosureNear radii, the coarse ones beyond (sim/sphere_closure.cpp).
         const Mask reached = (r2 > 0.81f * radius2) & (r2 < kClosureReach * kClosureReach * radius2);
         const Mask near = r2 < kClosureNear * kClosureNear * radius2;
         if (anyLane(reached & near)) {
-            const LanePoints a = sourcesFlow(f.closure.nearLanes, q, reached & near);
+            const Lanes3 a = sourcesFlow(f.closure.nearLanes, q, reached & near);
             u = {u.x + a.x, u.y + a.y, u.z + a.z};
         }
         if (anyLane(reached & ~near)) {
-            const LanePoints a = sourcesFlow(f.closure.farLanes, q, reached & ~near);
+            const Lanes3 a = sourcesFlow(f.closure.farLanes, q, reached & ~near);
             u = {u.x + a.x, u.y + a.y, u.z + a.z};
         }
     }
@@ -84,7 +81,7 @@ VFX_LANES_INLINE void add(LaneSymmetric& a, const LaneSymmetric& b, Mask use) {
 
 // The sources' velocity gradient at eight points, q / (4 pi) (delta_ij / r^3 - 3 r_i r_j / r^5),
 // kept in the lanes `use` selects.
-VFX_LANES_INLINE LaneSymmetric sourcesGradient(const SourceLanes& s, const LanePoints& p, Mask use) {
+VFX_LANES_INLINE LaneSymmetric sourcesGradient(const SourceLanes& s, const Lanes3& p, Mask use) {
     LaneSymmetric g{};
     for (size_t j = 0; j < s.x.size(); ++j) {
         const Lanes rx = p.x - s.x[j], ry = p.y - s.y[j], rz = p.z - s.z[j];
@@ -101,7 +98,7 @@ VFX_LANES_INLINE LaneSymmetric sourcesGradient(const SourceLanes& s, const LaneP
 
 // One flow's own velocity gradient (dipole and closure, no images) at eight points, as
 // ownPotentialFlowGradient gives it at each.
-VFX_LANES_INLINE LaneSymmetric ownGradient(const PotentialFlow& f, const LanePoints& q) {
+VFX_LANES_INLINE LaneSymmetric ownGradient(const PotentialFlow& f, const Lanes3& q) {
     const Lanes rx = q.x - f.centre.x, ry = q.y - f.centre.y, rz = q.z - f.centre.z;
     const Lanes r2 = rx * rx + ry * ry + rz * rz;
     const float radius2 = f.radius * f.radius;
@@ -145,7 +142,7 @@ VFX_LANES_INLINE LaneSymmetric reflected(const mat3& m, const LaneSymmetric& g) 
 }
 
 // m x + shift (or m v, shift 0) in lanes; glm's mat3 is column-major.
-VFX_LANES_INLINE LanePoints transform(const mat3& m, const LanePoints& p, const vec3& shift) {
+VFX_LANES_INLINE Lanes3 transform(const mat3& m, const Lanes3& p, const vec3& shift) {
     return {m[0][0] * p.x + m[1][0] * p.y + m[2][0] * p.z + shift.x,
             m[0][1] * p.x + m[1][1] * p.y + m[2][1] * p.z + shift.y,
             m[0][2] * p.x + m[1][2] * p.y + m[2][2] * p.z + shift.z};
@@ -154,17 +151,13 @@ VFX_LANES_INLINE LanePoints transform(const mat3& m, const LanePoints& p, const 
 // Points [first, first + count), count <= kWidth (lanes past count repeat the last point).
 VFX_SIMD_KERNEL void addBlock(const std::vector<PotentialFlow>& flows, const vec3* points, size_t first, size_t count,
                               vec3* velocity) {
-    LanePoints p;
-    for (size_t l = 0; l < kWidth; ++l) {
-        const vec3& x = points[first + std::min(l, count - 1)];
-        p.x[l] = x.x, p.y[l] = x.y, p.z[l] = x.z;
-    }
-    LanePoints sum{Lanes{}, Lanes{}, Lanes{}};
+    const Lanes3 p = lanes::loadPoints(points, first, count);
+    Lanes3 sum{Lanes{}, Lanes{}, Lanes{}};
     for (const PotentialFlow& f : flows) {
-        const LanePoints own = ownFlow(f, p);
+        const Lanes3 own = ownFlow(f, p);
         sum = {sum.x + own.x, sum.y + own.y, sum.z + own.z};
         for (const Mirror& m : f.mirrors) {
-            const LanePoints image = transform(m.matrix, ownFlow(f, transform(m.matrix, p, m.shift)), vec3(0.0f));
+            const Lanes3 image = transform(m.matrix, ownFlow(f, transform(m.matrix, p, m.shift)), vec3(0.0f));
             sum = {sum.x + image.x, sum.y + image.y, sum.z + image.z};
         }
     }
@@ -173,11 +166,7 @@ VFX_SIMD_KERNEL void addBlock(const std::vector<PotentialFlow>& flows, const vec
 
 VFX_SIMD_KERNEL void addGradientBlock(const std::vector<PotentialFlow>& flows, const vec3* points, size_t first,
                                       size_t count, mat3* gradient) {
-    LanePoints p;
-    for (size_t l = 0; l < kWidth; ++l) {
-        const vec3& x = points[first + std::min(l, count - 1)];
-        p.x[l] = x.x, p.y[l] = x.y, p.z[l] = x.z;
-    }
+    const Lanes3 p = lanes::loadPoints(points, first, count);
     const Mask all = Lanes{} == Lanes{};
     LaneSymmetric sum{};
     for (const PotentialFlow& f : flows) {
