@@ -93,6 +93,41 @@ TEST(Quality, PreviewLevelHoldsTheVelocityGridAtItsCap) {
     EXPECT_LE(cellsOverTheParticles(custom.gridShape()), 22400u);
 }
 
+double densityMass(const Vortons& vortons) {
+    double sum = 0.0;
+    for (size_t i = 0; i < vortons.size(); ++i) sum += double(vortons.density[i]) * double(vortons.volumes[i]);
+    return sum;
+}
+
+// A scene with more vortons than its level allows is remeshed as it loads, not in its first frame:
+// the count is within the level before any step, and the remesh keeps the mass of the density
+// deviation the scene was built with (to float rounding over the sums). The game level caps the 17,256-vorton drop at
+// 9,000; the preview level keeps half of a scene's vortons. A scene within its level loads as built.
+TEST(Quality, SceneAboveItsLevelIsRemeshedAsItLoads) {
+    struct Case {
+        int vortons;
+        const char* quality;
+        size_t most;
+    };
+    for (const Case& c : {Case{17256, "game", 9000}, Case{2176, "preview", 1088}}) {
+        Simulation built, sim;
+        buildSimulation(parseScene(test::authorsDropScene(c.vortons, {{"quality", "film"}}), "drop"), built);
+        buildSimulation(parseScene(test::authorsDropScene(c.vortons, {{"quality", c.quality}}), "drop"), sim);
+        EXPECT_LE(sim.vortons().size(), c.most) << c.quality;
+        EXPECT_GT(sim.vortons().size(), c.most / 2) << c.quality;
+        EXPECT_EQ(sim.remeshCount(), 1) << c.quality;
+        EXPECT_EQ(built.vortons().size(), size_t(c.vortons));
+        EXPECT_NEAR(densityMass(sim.vortons()) / densityMass(built.vortons()), 1.0, 1e-5) << c.quality;
+        sim.step(1.0f / 30.0f);
+        EXPECT_EQ(sim.remeshCount(), 1) << c.quality << ": the first frame remeshed again";
+        EXPECT_LE(sim.vortons().size(), c.most) << c.quality;
+    }
+    Simulation within;
+    buildSimulation(parseScene(test::authorsDropScene(2176, {{"quality", "game"}}), "drop"), within);
+    EXPECT_EQ(within.vortons().size(), 2176u);
+    EXPECT_EQ(within.remeshCount(), 0);
+}
+
 // The author's dye drop (ball r 1, density +10, gravity 10, nu 0.01) falling for 5 s: the fall of
 // its tracers' mass centre (m) and its impulse along y.
 struct DropAtFiveSeconds {
@@ -141,7 +176,7 @@ TEST(Quality, FilmLevelAtAFrameStepFallsAsAtTheConvergedStep) { expectDropAsConv
 // The game level keeps it too, at 2,176 and 17,256 vortons: it holds the vortons at their first
 // count by leaving out the faintest nodes of a remesh first (remesh_fringe_share), coarsening the
 // lattice half as often (coarsening at every remesh made the 2,176-vorton drop fall 13% further),
-// and never above its cap of 9,000, to which the 17,256-vorton ball is remeshed at its first step.
+// and never above its cap of 9,000, to which the 17,256-vorton ball is remeshed as it loads.
 TEST(Quality, GameLevelDropFallsAsTheConvergedReference) {
     expectDropAsConvergedReference(2176, "game");
     expectDropAsConvergedReference(17256, "game");

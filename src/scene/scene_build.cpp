@@ -80,6 +80,7 @@ void buildSimulation(const Scene& scene, Simulation& sim) {
     sim.vortons() = std::move(vortons);
     sim.tracers() = std::move(tracers);
     sim.bodies() = std::move(bodies);
+    sim.fitVortonsToLevel();
 }
 
 }  // namespace vfx

@@ -174,13 +174,13 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
     t.push_back(
         fluidParam(
             "vorton_budget", &F::vortonBudget,
-            "Most vortons a remesh may make, as a multiple of the count at the first remesh: past it the weakest fringe goes (remesh_fringe_share) or the lattice coarsens, so the cost per step stays bounded while the flow spreads (0 = no limit).")
+            "Most vortons a remesh may make, as a multiple of the count at the first remesh: past it the weakest fringe goes (remesh_fringe_share) or the lattice coarsens, so the cost per step stays bounded while the flow spreads (0 = no limit). Below 1, a scene is remeshed to that share of its vortons as it loads.")
             .atLeast(0)
             .atMost(1000));
     t.push_back(
         fluidParam(
             "max_vortons", &F::maxVortons,
-            "Most vortons there may ever be, whatever vorton_budget allows (0 = no cap): a bound on a frame's cost. A remesh first leaves out its faint fringe (remesh_fringe_share) or coarsens its lattice toward it; if the lattice still holds more nodes, only the strongest are kept (by strength and mass deviation) and their strengths and densities take the least correction that keeps total vorticity, linear impulse and mass exact. More vortons than this (at the start, or after the cap is lowered) trigger a remesh at the next step. VPM only.")
+            "Most vortons there may ever be, whatever vorton_budget allows (0 = no cap): a bound on a frame's cost. A remesh first leaves out its faint fringe (remesh_fringe_share) or coarsens its lattice toward it; if the lattice still holds more nodes, only the strongest are kept (by strength and mass deviation) and their strengths and densities take the least correction that keeps total vorticity, linear impulse and mass exact. A scene seeded with more is remeshed as it loads; lowered live, the cap remeshes at the next step. VPM only.")
             .atLeast(0)
             .atMost(100000000));
     t.push_back(

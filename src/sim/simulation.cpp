@@ -222,6 +222,15 @@ bool Simulation::remeshDue() const {
            (vpm && diffusionRemeshDue(spreadSinceRemesh_, strainSinceRemesh_, fluid_.remeshStrain));
 }
 
+void Simulation::fitVortonsToLevel() {
+    applyQualityIfChanged();
+    if (vortons_.size() == 0 || fluidMethodStep(fluid_.method).method() != FluidMethod::Vpm) return;
+    const bool overCap = fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons);
+    const bool firstRemesh = !(remeshSpacing_ > 0.0f);
+    const bool budgetCuts = firstRemesh && fluid_.vortonBudget > 0.0f && fluid_.vortonBudget < 1.0f;
+    if (overCap || budgetCuts) arena_->execute([&] { remesh(); });
+}
+
 void Simulation::remesh() {
     strainSinceRemesh_ = 0.0f;
     spreadSinceRemesh_ = 0.0f;

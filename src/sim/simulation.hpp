@@ -63,6 +63,11 @@ public:
     // this marks the current level as written (a scene loader that applied it itself).
     void markQualityApplied() { appliedQuality_ = fluid_.quality; }
 
+    // Remeshes now if the vortons are more than the level allows: above fluid.max_vortons, or
+    // more than fluid.vorton_budget (below 1) of them before any remesh. A loader calls it so
+    // the count is within the level from the start and no frame pays that remesh. VPM only.
+    void fitVortonsToLevel();
+
     // 0 = all hardware threads. Results are identical for any value.
     void setThreads(int threads);
     int threads() const { return threads_; }
