@@ -207,15 +207,18 @@ size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& f
 
     // The largest strength and mass deviation (a maximum: the same for any split of the nodes).
     const glm::vec2 largest = deterministicReduce<glm::vec2>(
-        nodes_.size(), glm::vec2(0.0f),
+        rowCount(), glm::vec2(0.0f),
         [&](size_t b, size_t e) {
             glm::vec2 m(0.0f);
-            for (size_t k = b; k < e; ++k)
+            forEachSpannedNode(b, e, [&](size_t k) {
                 m = glm::max(m, glm::vec2(glm::length(nodes_[k].strength), std::abs(nodes_[k].mass)));
+            });
             return m;
         },
-        [](glm::vec2 x, glm::vec2 y) { return glm::max(x, y); }, 4096);
+        [](glm::vec2 x, glm::vec2 y) { return glm::max(x, y); }, 16);
     strengthCut_ = threshold * largest.x;
+    strengthCutSquared_ = strengthCut_ * strengthCut_;
+    leastWallNodeVolume_ = kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h;
     massCut_ = threshold * largest.y;
     if (threshold > 0.0f) mergeDropped();
     return countKeptNodes();
@@ -241,6 +244,8 @@ void Remesher::scatterToNodes(const Vortons& v, const std::vector<Footprint>& fo
     const Lattice& lattice = lattice_;
     const int planes = lattice.dims.z;
     nodes_.assign(size_t(lattice.dims.x) * size_t(lattice.dims.y) * size_t(planes), Node{});
+    rowFirst_.assign(size_t(lattice.dims.y) * size_t(planes), std::numeric_limits<int>::max());
+    rowLast_.assign(rowFirst_.size(), -1);
     const int tx = lattice.flat.x ? 1 : 4, ty = lattice.flat.y ? 1 : 4, tz = lattice.flat.z ? 1 : 4;
     parallelForEach(
         0, size_t(planes),
@@ -251,6 +256,11 @@ void Remesher::scatterToNodes(const Vortons& v, const std::vector<Footprint>& fo
                 for (uint32_t s = planeStart_[first]; s < planeStart_[first + 1]; ++s) {
                     const uint32_t i = byPlane_[s];
                     const Footprint& f = footprint[i];
+                    for (int dy = 0; dy < ty; ++dy) {
+                        const size_t row = size_t(f.first.y + dy) + size_t(lattice.dims.y) * plane;
+                        rowFirst_[row] = std::min(rowFirst_[row], f.first.x);
+                        rowLast_[row] = std::max(rowLast_[row], f.first.x + tx - 1);
+                    }
                     const float volume = v.volume(i);
                     const vec3 strength = v.vorticity[i] * volume;
                     const float mass = v.density[i] * volume;
@@ -320,17 +330,17 @@ bool Remesher::settleWallNodes(const FluidShare& fluidShare) {
     const size_t nx = size_t(lattice_.dims.x), ny = size_t(lattice_.dims.y);
     // Each node by a wall is settled in place; the sums are of its mass before and after.
     const Sums sums = deterministicReduce<Sums>(
-        nodes_.size(), Sums{},
+        rowCount(), Sums{},
         [&](size_t b, size_t e) {
             Sums s;
-            for (size_t k = b; k < e; ++k) {
+            forEachSpannedNode(b, e, [&](size_t k) {
                 Node& node = nodes_[k];
-                if (!node.nearWall || !keeps(node)) continue;
+                if (!node.nearWall || !keeps(node)) return;
                 const vec3 at = nodePosition(lattice_, int(k % nx), int((k / nx) % ny), int(k / (nx * ny)));
                 // Only by the walls the share knows: within three spacings, where a vorton whose
                 // footprint a wall cuts took its M4' weights away.
                 const float reach = fluidShare(at, 3.0f * lattice_.h);
-                if (!(reach >= 0.0f && reach < 1.0f)) continue;
+                if (!(reach >= 0.0f && reach < 1.0f)) return;
                 const float volume = std::max(fluidShare(at, lattice_.h), kLeastWallNodeVolume) * cell;
                 (node.mass > 0.0f ? s.heavy : s.light) += node.mass;
                 node.mass *= volume / node.volume;
@@ -339,24 +349,26 @@ bool Remesher::settleWallNodes(const FluidShare& fluidShare) {
                 node.settled = true;
                 (node.mass > 0.0f ? s.settledHeavy : s.settledLight) += node.mass;
                 ++s.count;
-            }
+            });
             return s;
         },
         [](Sums a, const Sums& c) {
             return Sums{a.heavy + c.heavy, a.light + c.light, a.settledHeavy + c.settledHeavy,
                         a.settledLight + c.settledLight, a.count + c.count};
         },
-        4096);
+        16);
     if (sums.count == 0) return false;
     const float heavyScale = sums.settledHeavy != 0.0 ? float(sums.heavy / sums.settledHeavy) : 1.0f;
     const float lightScale = sums.settledLight != 0.0 ? float(sums.light / sums.settledLight) : 1.0f;
     parallelForEach(
-        0, nodes_.size(),
-        [&](size_t k) {
-            Node& node = nodes_[k];
-            if (node.settled) node.mass *= node.mass > 0.0f ? heavyScale : lightScale;
+        0, rowCount(),
+        [&](size_t r) {
+            forEachSpannedNode(r, r + 1, [&](size_t k) {
+                Node& node = nodes_[k];
+                if (node.settled) node.mass *= node.mass > 0.0f ? heavyScale : lightScale;
+            });
         },
-        4096);
+        16);
     return true;
 }
 
@@ -364,12 +376,12 @@ bool Remesher::settleWallNodes(const FluidShare& fluidShare) {
 size_t Remesher::countKeptNodes() {
     const int planes = lattice_.dims.z;
     keptBefore_.assign(size_t(planes) + 1, 0);
-    const size_t planeSize = size_t(lattice_.dims.x) * size_t(lattice_.dims.y);
+    const size_t rows = rowsPerPlane();
     parallelForEach(
         0, size_t(planes),
         [&](size_t p) {
             size_t count = 0;
-            for (size_t k = p * planeSize; k < (p + 1) * planeSize; ++k) count += keeps(nodes_[k]) ? 1 : 0;
+            forEachSpannedNode(p * rows, (p + 1) * rows, [&](size_t k) { count += keeps(nodes_[k]) ? 1 : 0; });
             keptBefore_[p + 1] = count;
         },
         1);
@@ -454,6 +466,7 @@ void Remesher::handOver(size_t from, size_t to) {
     target.lowest = std::min(target.lowest, source.lowest);
     target.highest = std::max(target.highest, source.highest);
     target.nearWall = target.nearWall || source.nearWall;
+    spanNode(to);
     const bool nearWall = source.nearWall;
     source = Node{};
     source.nearWall = nearWall;
@@ -469,14 +482,13 @@ bool Remesher::holdsAnything(const Node& node) {
 // the order of every hand-over is fixed by the lattice, the same for any thread count.
 template <class Visit>
 void Remesher::forEachNodeByPlaneColour(Visit&& visit) {
-    const size_t planeSize = size_t(lattice_.dims.x) * size_t(lattice_.dims.y);
     const size_t planes = size_t(lattice_.dims.z);
     for (size_t colour = 0; colour < 3 && colour < planes; ++colour)
         parallelForEach(
             0, (planes - colour + 2) / 3,
             [&](size_t j) {
                 const size_t z = colour + 3 * j;
-                for (size_t k = z * planeSize; k < (z + 1) * planeSize; ++k) visit(k);
+                forEachSpannedNode(z * rowsPerPlane(), (z + 1) * rowsPerPlane(), visit);
             },
             1);
 }
@@ -516,12 +528,12 @@ void Remesher::mergeDropped() {
 std::vector<std::pair<float, size_t>> Remesher::rankBySignificance(size_t cap) const {
     float maxStrength = 0.0f, maxMass = 0.0f;
     std::vector<size_t> kept;
-    for (size_t k = 0; k < nodes_.size(); ++k)
-        if (keeps(nodes_[k])) {
-            kept.push_back(k);
-            maxStrength = std::max(maxStrength, glm::length(nodes_[k].strength));
-            maxMass = std::max(maxMass, std::abs(nodes_[k].mass));
-        }
+    forEachSpannedNode(0, rowCount(), [&](size_t k) {
+        if (!keeps(nodes_[k])) return;
+        kept.push_back(k);
+        maxStrength = std::max(maxStrength, glm::length(nodes_[k].strength));
+        maxMass = std::max(maxMass, std::abs(nodes_[k].mass));
+    });
     std::vector<std::pair<float, size_t>> ranked;
     ranked.reserve(kept.size());
     for (size_t k : kept)
@@ -556,14 +568,6 @@ size_t Remesher::dropBeyond(const std::vector<std::pair<float, size_t>>& ranked,
     return countKeptNodes();
 }
 
-bool Remesher::keeps(const Node& node) const {
-    if (node.dropped) return false;
-    if (node.settled) return true;
-    // A sliver by a wall that found no neighbour to merge into is left out.
-    if (node.nearWall && !(node.volume > kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h)) return false;
-    return glm::length(node.strength) > strengthCut_ || std::abs(node.mass) > massCut_;
-}
-
 void Remesher::collect(float coreOverlap, Vortons& out) const {
     const Lattice& lattice = lattice_;
     const float sigma = coreOverlap * lattice.h;
@@ -571,8 +575,9 @@ void Remesher::collect(float coreOverlap, Vortons& out) const {
         0, size_t(lattice.dims.z),
         [&](size_t p) {
             size_t slot = keptBefore_[p];
-            for (int y = 0; y < lattice.dims.y; ++y)
-                for (int x = 0; x < lattice.dims.x; ++x) {
+            for (int y = 0; y < lattice.dims.y; ++y) {
+                const size_t row = size_t(y) + rowsPerPlane() * p;
+                for (int x = rowFirst_[row]; x <= rowLast_[row]; ++x) {
                     const Node& node = nodes_[nodeIndex(lattice, x, y, int(p))];
                     if (!keeps(node)) continue;
                     const float volume = nodeVolume(node);
@@ -583,6 +588,7 @@ void Remesher::collect(float coreOverlap, Vortons& out) const {
                     out.volumes[slot] = volume;
                     ++slot;
                 }
+            }
         },
         1);
 }

@@ -9,6 +9,7 @@
 // sum(omega V), linear impulse 1/2 sum(x x omega V), mass deviation sum(rho' V) and its centre.
 #include "sim/particles.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -139,7 +140,14 @@ private:
     bool bordersOutside(size_t k) const;  // a node outside the fluid among node k's 26 neighbours
     // Gives the nodes by the walls fluidShare knows their cell's fluid; false if there were none.
     bool settleWallNodes(const FluidShare& fluidShare);
-    bool keeps(const Node& node) const;
+    // Whether a node becomes a vorton (called for every node by most passes, so inline).
+    bool keeps(const Node& node) const {
+        if (node.dropped) return false;
+        if (node.settled) return true;
+        // A sliver by a wall that found no neighbour to merge into is left out.
+        if (node.nearWall && !(node.volume > leastWallNodeVolume_)) return false;
+        return glm::dot(node.strength, node.strength) > strengthCutSquared_ || std::abs(node.mass) > massCut_;
+    }
     template <class Visit>
     void forEachNodeByPlaneColour(Visit&& visit);
     void mergeSlivers();
@@ -157,6 +165,7 @@ private:
     std::vector<Node> nodes_;
     std::vector<size_t> keptBefore_;  // kept nodes in the planes before each plane
     float strengthCut_ = 0.0f, massCut_ = 0.0f;
+    float strengthCutSquared_ = 0.0f, leastWallNodeVolume_ = 0.0f;
     struct Lattice {
         float h = 1.0f;
         ivec3 lo{0}, dims{1};    // first node index and node count per axis
@@ -167,6 +176,28 @@ private:
     std::vector<float> cutScale_;     // per vorton: 1 / (sum of its weights on fluid nodes), 0 if uncut
     std::vector<uint32_t> byPlane_;
     std::vector<uint32_t> planeStart_;
+
+    // Each lattice row's (index y + dims.y z) span of nodes that may hold anything: what the
+    // deposit reached, widened by hand-overs (first > last: none). Every node outside the spans is
+    // empty, so the passes over the nodes visit the spans only: a falling drop's trail fills about
+    // a quarter of its lattice box.
+    std::vector<int> rowFirst_, rowLast_;
+    void spanNode(size_t k) {
+        const size_t nx = size_t(lattice_.dims.x), row = k / nx;
+        const int x = int(k % nx);
+        rowFirst_[row] = std::min(rowFirst_[row], x);
+        rowLast_[row] = std::max(rowLast_[row], x);
+    }
+    size_t rowCount() const { return rowFirst_.size(); }
+    size_t rowsPerPlane() const { return size_t(lattice_.dims.y); }
+    // Calls visit(k) for each spanned node of rows [firstRow, lastRow), in index order (a span a
+    // visit widens is read as it grows).
+    template <class Visit>
+    void forEachSpannedNode(size_t firstRow, size_t lastRow, Visit&& visit) const {
+        const size_t nx = size_t(lattice_.dims.x);
+        for (size_t r = firstRow; r < lastRow; ++r)
+            for (int x = rowFirst_[r]; x <= rowLast_[r]; ++x) visit(r * nx + size_t(x));
+    }
 };
 
 }  // namespace vfx

@@ -37,7 +37,7 @@ double Remesher::takeMeanDensities() {
             double sum = 0.0;
             for (size_t row = first; row < last; ++row) {
                 const int y = int(row % size_t(dims.y)), z = int(row / size_t(dims.y));
-                for (int x = 0; x < dims.x; ++x) {
+                for (int x = rowFirst_[row]; x <= rowLast_[row]; ++x) {
                     Node& node = nodes_[row * size_t(dims.x) + size_t(x)];
                     if (node.nearWall || node.mass == 0.0f || !keeps(node)) continue;
                     if (!(node.volume > 0.0f) || !(node.lowest <= node.highest)) continue;
@@ -67,12 +67,14 @@ double Remesher::restoreSignedMasses(const SignedMassSums& wanted) {
     const double heavyScale = now.heavy != 0.0 ? wanted.heavy / now.heavy : 1.0;
     const double lightScale = now.light != 0.0 ? wanted.light / now.light : 1.0;
     parallelForEach(
-        0, nodes_.size(),
-        [&](size_t k) {
-            Node& node = nodes_[k];
-            if (keeps(node)) node.mass *= float(node.mass > 0.0f ? heavyScale : lightScale);
+        0, rowCount(),
+        [&](size_t r) {
+            forEachSpannedNode(r, r + 1, [&](size_t k) {
+                Node& node = nodes_[k];
+                if (keeps(node)) node.mass *= float(node.mass > 0.0f ? heavyScale : lightScale);
+            });
         },
-        4096);
+        16);
     return std::abs(heavyScale - 1.0) * now.heavy + std::abs(lightScale - 1.0) * -now.light;
 }
 
@@ -93,20 +95,19 @@ float Remesher::neighbourhoodVolume(const ivec3& at) const {
 
 Remesher::SignedMassSums Remesher::signedMasses() const {
     return deterministicReduce<SignedMassSums>(
-        nodes_.size(), SignedMassSums{},
+        rowCount(), SignedMassSums{},
         [&](size_t b, size_t e) {
             SignedMassSums s;
-            for (size_t k = b; k < e; ++k) {
+            forEachSpannedNode(b, e, [&](size_t k) {
                 const Node& node = nodes_[k];
-                if (!keeps(node)) continue;
-                (node.mass > 0.0f ? s.heavy : s.light) += node.mass;
-            }
+                if (keeps(node)) (node.mass > 0.0f ? s.heavy : s.light) += node.mass;
+            });
             return s;
         },
         [](SignedMassSums a, const SignedMassSums& c) {
             return SignedMassSums{a.heavy + c.heavy, a.light + c.light};
         },
-        4096);
+        16);
 }
 
 }  // namespace vfx
