@@ -99,10 +99,11 @@ double densityMass(const Vortons& vortons) {
     return sum;
 }
 
-// A scene with more vortons than its level allows is remeshed as it loads, not in its first frame:
-// the count is within the level before any step, and the remesh keeps the mass of the density
-// deviation the scene was built with (to float rounding over the sums). The game level caps the 17,256-vorton drop at
-// 9,000; the preview level keeps half of a scene's vortons. A scene within its level loads as built.
+// A scene with more vortons than its level allows is remeshed as it loads, not in its first
+// frame: the count is within the level before any step, and the remesh keeps the mass of the
+// density deviation the scene was built with (to float rounding over the sums). The game level
+// caps the 17,256-vorton drop at 9,000; the preview level keeps half of a scene's vortons. A scene
+// within its level loads as built.
 TEST(Quality, SceneAboveItsLevelIsRemeshedAsItLoads) {
     struct Case {
         int vortons;

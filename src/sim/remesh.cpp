@@ -190,6 +190,7 @@ void Remesher::shareAmongFluidNodes(const Vortons& v, const FluidRegion& fluidRe
 }
 
 size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& fluidRegion) {
+    leastWallNodeVolume_ = kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h;
     std::vector<Footprint> footprint(v.size());
     parallelForEach(
         0, v.size(), [&](size_t i) { footprint[i] = footprintOf(lattice_, v.position[i]); }, 4096);
@@ -218,7 +219,6 @@ size_t Remesher::deposit(const Vortons& v, float threshold, const FluidRegion& f
         [](glm::vec2 x, glm::vec2 y) { return glm::max(x, y); }, 16);
     strengthCut_ = threshold * largest.x;
     strengthCutSquared_ = strengthCut_ * strengthCut_;
-    leastWallNodeVolume_ = kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h;
     massCut_ = threshold * largest.y;
     if (threshold > 0.0f) mergeDropped();
     return countKeptNodes();
@@ -498,7 +498,7 @@ void Remesher::forEachNodeByPlaneColour(Visit&& visit) {
 // neighbour in fluid holding the most fluid, so the totals stay exact. In index order, and a
 // sliver handed to another sliver moves on in the next pass: deterministic.
 void Remesher::mergeSlivers() {
-    const float least = kLeastWallNodeVolume * lattice_.h * lattice_.h * lattice_.h;
+    const float least = leastWallNodeVolume_;
     for (int pass = 0; pass < 4; ++pass)
         forEachNodeByPlaneColour([&](size_t k) {
             if (!nodes_[k].nearWall || nodes_[k].volume > least || !holdsAnything(nodes_[k])) return;

@@ -216,20 +216,20 @@ int Simulation::substepsFor(float remaining, int taken) const {
 bool Simulation::remeshDue() const {
     if (vortons_.size() == 0) return false;
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
-    const bool overCap = fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons);
     const bool vpm = method.method() == FluidMethod::Vpm;
-    return method.remeshDue(strainSinceRemesh_, fluid_) || (overCap && vpm) ||
+    return method.remeshDue(strainSinceRemesh_, fluid_) || (aboveVortonCap() && vpm) ||
            (vpm && diffusionRemeshDue(spreadSinceRemesh_, strainSinceRemesh_, fluid_.remeshStrain));
 }
 
 void Simulation::fitVortonsToLevel() {
     applyQualityIfChanged();
     if (vortons_.size() == 0 || fluidMethodStep(fluid_.method).method() != FluidMethod::Vpm) return;
-    const bool overCap = fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons);
     const bool firstRemesh = !(remeshSpacing_ > 0.0f);
     const bool budgetCuts = firstRemesh && fluid_.vortonBudget > 0.0f && fluid_.vortonBudget < 1.0f;
-    if (overCap || budgetCuts) arena_->execute([&] { remesh(); });
+    if (aboveVortonCap() || budgetCuts) arena_->execute([&] { remesh(); });
 }
+
+bool Simulation::aboveVortonCap() const { return fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons); }
 
 void Simulation::remesh() {
     strainSinceRemesh_ = 0.0f;

@@ -136,6 +136,7 @@ private:
     void substep(float dt, float diffusionDt);
     int substepsFor(float remaining, int taken) const;
     bool remeshDue() const;
+    bool aboveVortonCap() const;  // more vortons than fluid.max_vortons
     void remesh();
     void updateGrid();
     void computeVelocityGrid();
