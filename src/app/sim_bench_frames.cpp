@@ -84,9 +84,9 @@ double mean(const std::vector<double>& v) {
     return v.empty() ? 0.0 : s / double(v.size());
 }
 
-double percentOff(double value, double reference) {
-    return reference != 0.0 ? 100.0 * (value - reference) / std::abs(reference) : 0.0;
-}
+// The change against the reference, relative to it: + is more fall, or more impulse along the
+// reference's own sign.
+double percentOff(double value, double reference) { return reference != 0.0 ? 100.0 * (value / reference - 1.0) : 0.0; }
 
 void printRow(std::FILE* out, long vortons, const char* level, const FrameRun& r, const DropState& reference) {
     const double median = percentile(r.ms, 50.0);
