@@ -10,10 +10,18 @@ namespace vfx {
 
 namespace {
 
-// [1/4 1/2 1/4] along one axis, the end points mirrored (a flat axis is left alone). Neighbours
-// are one stride away in the grid's storage.
+// out = lo / 4 + mid / 2 + hi / 4 over `count` floats.
+void tentRow(const float* lo, const float* mid, const float* hi, float* out, size_t count) {
+    for (size_t i = 0; i < count; ++i) out[i] = lo[i] * 0.25f + mid[i] * 0.5f + hi[i] * 0.25f;
+}
+
+// [1/4 1/2 1/4] along one axis, the end points mirrored (a flat axis is left alone). A value is
+// `width` floats (a vec3 3, a symmetric tensor 6), filtered component by component, a row of x
+// at a time so that the loops run over contiguous floats.
 template <typename T>
 void tentAlong(const UniformGrid<T>& in, UniformGrid<T>& out, int axis) {
+    static_assert(sizeof(T) % sizeof(float) == 0, "a grid of floats");
+    constexpr size_t width = sizeof(T) / sizeof(float);
     const GridShape& s = in.shape();
     out.reshape(s);
     const ivec3 n = s.points;
@@ -21,20 +29,30 @@ void tentAlong(const UniformGrid<T>& in, UniformGrid<T>& out, int axis) {
         out.values() = in.values();
         return;
     }
-    const size_t stride = axis == 0 ? 1 : axis == 1 ? size_t(n.x) : size_t(n.x) * size_t(n.y);
+    const float* source = reinterpret_cast<const float*>(in.values().data());
+    float* target = reinterpret_cast<float*>(out.values().data());
+    const size_t rowFloats = size_t(n.x) * width;
+    const size_t stride = (axis == 1 ? size_t(n.x) : size_t(n.x) * size_t(n.y)) * width;
     const int last = n[axis] - 1;
     parallelForEach(
         0, size_t(n.z),
         [&](size_t zi) {
             const int z = int(zi);
             for (int y = 0; y < n.y; ++y) {
-                size_t k = s.index(0, y, z);
-                for (int x = 0; x < n.x; ++x, ++k) {
-                    const int p = axis == 0 ? x : axis == 1 ? y : z;
-                    const size_t lo = p > 0 ? k - stride : k + stride;
-                    const size_t hi = p < last ? k + stride : k - stride;
-                    out[k] = in[lo] * 0.25f + in[k] * 0.5f + in[hi] * 0.25f;
+                const size_t row = s.index(0, y, z) * width;
+                const float* mid = source + row;
+                float* o = target + row;
+                if (axis == 0) {
+                    const size_t end = size_t(last) * width;
+                    tentRow(mid + width, mid, mid + width, o, width);
+                    tentRow(mid, mid + width, mid + 2 * width, o + width, end - width);
+                    tentRow(mid + end - width, mid + end, mid + end - width, o + end, width);
+                    continue;
                 }
+                const int p = axis == 1 ? y : z;
+                const float* lo = p > 0 ? mid - stride : mid + stride;
+                const float* hi = p < last ? mid + stride : mid - stride;
+                tentRow(lo, mid, hi, o, rowFloats);
             }
         },
         1);

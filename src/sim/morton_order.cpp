@@ -22,8 +22,8 @@ uint32_t spreadBits(uint32_t v) {
 }
 
 // Sorts keys [begin, end) of one bucket by their Morton code bits below the bucket's: a stable
-// least-significant-digit radix sort, 8 bits a pass. The keys arrive in ascending index (the
-// bucketing pass is stable), and stable passes keep that order among equal codes, so the result
+// least-significant-digit radix sort, 8 bits a pass. The keys arrive in ascending index (as made,
+// or through the stable bucketing pass), and stable passes keep that order among equal codes, so the result
 // is the order of the whole (code, index) key.
 void radixSortBucket(uint64_t* keys, uint64_t* scratch, size_t count, int codeBits) {
     if (count < 2) return;
@@ -48,8 +48,9 @@ void radixSortBucket(uint64_t* keys, uint64_t* scratch, size_t count, int codeBi
 // the result is the same for any thread count.
 void sortKeysInParallel(std::vector<uint64_t>& keys) {
     const size_t n = keys.size();
-    if (n < 4096) {
-        std::sort(keys.begin(), keys.end());
+    if (n < 4096) {  // one bucket, sorted on this thread
+        std::vector<uint64_t> scratch(n);
+        radixSortBucket(keys.data(), scratch.data(), n, 3 * kMortonDepth);
         return;
     }
     constexpr int kBucketBits = 6;  // 64 buckets: the top two octree levels

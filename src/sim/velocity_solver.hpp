@@ -135,6 +135,7 @@ private:
     void computeAllMoments();
     CentreSums leafMoments(Node& node) const;
     CentreSums combineChildren(Node& node, const std::vector<CentreSums>& sums) const;
+    void boundParent(Node& node) const;
     static vec3 farField(const FarTerms& terms, const vec3& r, float dist2);
     std::vector<Node> nodes_;
     std::vector<FarTerms> farTerms_;  // per node, made with the moments

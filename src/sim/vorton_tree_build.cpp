@@ -125,22 +125,6 @@ void VortonTree::computeAllMoments() {
         parallelForEach(
             0, parents.size(), [&](size_t p) { sums[parents[p]] = combineChildren(nodes_[parents[p]], sums); }, 16);
     }
-    parallelForEach(
-        0, nodes_.size(),
-        [&](size_t k) {
-            Node& node = nodes_[k];
-            if (node.childCount == 0) return;
-            float size2 = 0.0f, strength3 = 0.0f;
-            for (uint32_t v = node.begin; v < node.end; ++v) {
-                const vec3 d = pos_[v] - node.centre;
-                const float distance2 = glm::dot(d, d);
-                size2 = std::max(size2, distance2);
-                strength3 += strength_[v] * distance2 * std::sqrt(distance2);
-            }
-            node.size = std::sqrt(size2);
-            node.strength3 = strength3;
-        },
-        16);
     // The field's scale: all the strength at its strength-weighted radius about the root's centre,
     // U = sum |alpha| / (4 pi R^2), R^2 = sum |alpha| d^2 / sum |alpha| (vortons without strength,
     // however far, do not change it). A cluster's expansion misses terms of order |d|^3, which we
@@ -159,16 +143,31 @@ void VortonTree::computeAllMoments() {
     }
     const float radius2 = totalStrength > 0.0f ? float(spread / double(totalStrength)) : 0.0f;
     const float scale = totalStrength / std::max(radius2, 1e-12f);
+    // Each node's radius and error reach, and its far-field terms, in one pass.
+    farTerms_.resize(nodes_.size());
     parallelForEach(
         0, nodes_.size(),
         [&](size_t k) {
             Node& node = nodes_[k];
+            if (node.childCount > 0) boundParent(node);
             node.errorReach = scale > 0.0f ? std::pow(node.strength3 / (kClusterErrorShare * scale), 0.2f) : 0.0f;
+            farTerms_[k] = farTermsOf(node);
         },
-        1024);
-    farTerms_.resize(nodes_.size());
-    parallelForEach(
-        0, nodes_.size(), [&](size_t k) { farTerms_[k] = farTermsOf(nodes_[k]); }, 1024);
+        16);
+}
+
+// A parent's exact bounding radius about its centre and its strength3, from its vortons (the
+// children's moments shifted to its centre do not give them).
+void VortonTree::boundParent(Node& node) const {
+    float size2 = 0.0f, strength3 = 0.0f;
+    for (uint32_t v = node.begin; v < node.end; ++v) {
+        const vec3 d = pos_[v] - node.centre;
+        const float distance2 = glm::dot(d, d);
+        size2 = std::max(size2, distance2);
+        strength3 += strength_[v] * distance2 * std::sqrt(distance2);
+    }
+    node.size = std::sqrt(size2);
+    node.strength3 = strength3;
 }
 
 VortonTree::FarTerms VortonTree::farTermsOf(const Node& node) {
