@@ -10,7 +10,7 @@ fail() { echo "bench_frames_check: $1"; exit 1; }
 out=$("$sim" --bench-frames --bench-vortons 300 --bench-csv "$dir/frames.csv" --threads 2) || fail "--bench-frames failed"
 printf '%s\n' "$out"
 for level in preview game film; do
-    grep -qE "^\| 300 \| $level \|( [-+0-9.%]+ \|){10}$" <<< "$out" || fail "no complete row for $level"
+    grep -qE "^\| 300 \| $level \|( [-+0-9.%]+ \|){12}$" <<< "$out" || fail "no complete row for $level"
 done
 ! grep -qiE 'nan|inf' <<< "$out" || fail "a figure is not finite"
 [[ $(head -1 "$dir/frames.csv") == "frame,preview 300,game 300,film 300" ]] || fail "the CSV header is $(head -1 "$dir/frames.csv")"
