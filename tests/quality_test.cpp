@@ -153,19 +153,28 @@ DropAtFiveSeconds authorsDrop(int vortons, const char* quality, float dt) {
 }
 
 // The fidelity a 1/30 s frame must keep: the drop's fall and impulse at 5 s within 5% of the film
-// level at 1/480 s, the converged step (the fidelity figure of the frame-budget work).
+// level at 1/480 s, the converged step (the fidelity figure of the frame-budget work). The drop is
+// chaotic (a frame step changed by 1e-5 moves one run's impulse by up to 3% at 2,176 vortons), so
+// the figure is the mean of kFidelityRuns runs at steps 1/30 s times 1 + k 1e-5.
 constexpr double kFrameFidelity = 0.05;
+constexpr int kFidelityRuns = 3;
 
 void expectDropAsConvergedReference(int vortons, const char* quality) {
     const DropAtFiveSeconds reference = authorsDrop(vortons, "film", 1.0f / 480.0f);
-    const DropAtFiveSeconds frame = authorsDrop(vortons, quality, 1.0f / 30.0f);
-    std::cout << quality << " at 1/30 s: fall " << frame.fall << " m against " << reference.fall << " m; impulse "
-              << frame.impulse << " against " << reference.impulse << "\n";
-    EXPECT_NEAR(frame.fall / reference.fall, 1.0, kFrameFidelity);
-    EXPECT_NEAR(frame.impulse / reference.impulse, 1.0, kFrameFidelity);
-    if (frame.maxVortons > 0) {
-        EXPECT_LE(frame.mostVortons, size_t(frame.maxVortons));
+    double fall = 0.0, impulse = 0.0;
+    for (int k = 0; k < kFidelityRuns; ++k) {
+        const float dt = float((1.0 + 1e-5 * k) / 30.0);
+        const DropAtFiveSeconds frame = authorsDrop(vortons, quality, dt);
+        std::cout << quality << " at " << dt << " s: fall " << frame.fall << " m against " << reference.fall
+                  << " m; impulse " << frame.impulse << " against " << reference.impulse << "\n";
+        fall += frame.fall / kFidelityRuns;
+        impulse += frame.impulse / kFidelityRuns;
+        if (frame.maxVortons > 0) {
+            EXPECT_LE(frame.mostVortons, size_t(frame.maxVortons));
+        }
     }
+    EXPECT_NEAR(fall / reference.fall, 1.0, kFrameFidelity);
+    EXPECT_NEAR(impulse / reference.impulse, 1.0, kFrameFidelity);
 }
 
 // The sub-steps integrate at second order, remeshes included (the new vortons move on with the
