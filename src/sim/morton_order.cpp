@@ -23,8 +23,8 @@ uint32_t spreadBits(uint32_t v) {
 
 // Sorts keys [begin, end) of one bucket by their Morton code bits below the bucket's: a stable
 // least-significant-digit radix sort, 8 bits a pass. The keys arrive in ascending index (as made,
-// or through the stable bucketing pass), and stable passes keep that order among equal codes, so the result
-// is the order of the whole (code, index) key.
+// or through the stable bucketing pass), and stable passes keep that order among equal codes, so
+// the result is the order of the whole (code, index) key.
 void radixSortBucket(uint64_t* keys, uint64_t* scratch, size_t count, int codeBits) {
     if (count < 2) return;
     if (count <= 32) {
