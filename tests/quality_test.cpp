@@ -20,8 +20,8 @@ nlohmann::json sceneWith(const nlohmann::json& fluid) {
 
 TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     const Scene game = parseScene(sceneWith({{"quality", "game"}}), "game");
-    EXPECT_FLOAT_EQ(game.fluid.strainLimit, 1.0f);
-    EXPECT_FLOAT_EQ(game.fluid.cflLimit, 4.0f);
+    EXPECT_FLOAT_EQ(game.fluid.strainLimit, 1.5f);
+    EXPECT_FLOAT_EQ(game.fluid.cflLimit, 6.0f);
     EXPECT_FLOAT_EQ(game.fluid.vortonBudget, 1.0f);
     EXPECT_FLOAT_EQ(game.fluid.remeshFringeShare, 0.003f);
     EXPECT_EQ(game.fluid.maxSubsteps, 3);

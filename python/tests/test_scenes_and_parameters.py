@@ -43,12 +43,12 @@ def test_live_parameter_applies_at_once_and_others_at_reset(vortonfx, small_drop
 
 def test_a_quality_level_applies_at_once_and_later_sets_stay(vortonfx, small_drop):
     small_drop.set("fluid.quality", "game")
-    assert small_drop.get("fluid.cfl_limit") == pytest.approx(4.0)  # the game level's value
+    assert small_drop.get("fluid.cfl_limit") == pytest.approx(6.0)  # the game level's value
     assert small_drop.get("fluid.max_vortons") == 9000  # its bound on a frame's cost
     small_drop.set("fluid.cfl_limit", 1.5)
     small_drop.step()
     assert small_drop.get("fluid.cfl_limit") == pytest.approx(1.5)
-    assert small_drop.get("fluid.strain_limit") == pytest.approx(1.0)
+    assert small_drop.get("fluid.strain_limit") == pytest.approx(1.5)
 
 
 def test_parameter_declarations_are_exposed(vortonfx):

@@ -22,18 +22,16 @@ struct Level {
     float remeshFringeShare;
 };
 
-// film: the default core. game: sub-steps of max|grad u| dt up to 1, about the three-step move's
-// bound (0.85), and up to 4 grid spacings, a guard the author's drop never reaches, at most 3 per
-// 1/30 s frame (1.01 sub-steps per frame on his 2,176-vorton drop, 1.16 on the 17,256: the strain,
-// not the speed, is what a long step gets wrong; docs/performance.md),
-// vortons held at the first count by leaving out the faintest 0.3% of the lattice before coarsening
-// it (half as many coarsenings on the author's drop) and never above 9,000 (a bound on a frame's
-// cost whatever the scene: the 17,256-vorton drop falls within 1% of its converged reference at
-// 9,000 and 5% short at 8,000), diffusion once per frame. preview: coarser still, half as many
-// vortons, for blocking out a shot.
+// film: the default core. game: one sub-step a 1/30 s frame through the author's drop, so no frame
+// costs twice another: sub-steps of max|grad u| dt up to 1.5 (the young drop peaks at 1.4) and up
+// to 6 grid spacings, at most 3 per frame (the drop falls within 4% of its converged reference at
+// 2,176 and 17,256 vortons; docs/performance.md), vortons held at the first count by leaving out
+// the faintest 0.3% of the lattice before coarsening it (half as many coarsenings on the author's
+// drop) and never above 9,000 (a bound on a frame's cost whatever the scene; at 8,000 the
+// 17,256-vorton drop fell 5% short at the older limits of 1 and 4), diffusion once per frame. preview: coarser still, half as many vortons, for blocking out a shot.
 constexpr std::array<Level, 3> kLevels{{
     {Quality::Preview, 3.0f, 3.0f, 4, 0.5f, 4500, 0.5f, 8192, true, 0.0f},
-    {Quality::Game, 1.0f, 4.0f, 3, 1.0f, 9000, 1.0f, 0, true, 0.003f},
+    {Quality::Game, 1.5f, 6.0f, 3, 1.0f, 9000, 1.0f, 0, true, 0.003f},
     {Quality::Film, 0.8f, 1.0f, 64, 2.5f, 0, 1.0f, 0, false, 0.0f},
 }};
 
