@@ -1,6 +1,6 @@
 // The tracers' pass of a sub-step (sim/tracer_advection.hpp), eight tracers' stencils at once in
-// SIMD lanes: against the grid's own trilinear lookup and the two- and three-step rules, the same bits for any
-// thread count, and a flat grid refused.
+// SIMD lanes: against the grid's own trilinear lookup and the two- and three-step and midpoint rules, the same
+// bits for any thread count, and a flat grid refused.
 #include "core/uniform_grid.hpp"
 #include "lookup_fixtures.hpp"
 #include "sim/tracer_advection.hpp"
@@ -118,6 +118,75 @@ TEST(TracerPass, ParallelBlocksGiveTheSameResultForAnyThreadCount) {
             0, std::memcmp(other->first.velocity.data(), one.first.velocity.data(), one.first.size() * sizeof(vec3)));
         EXPECT_EQ(0,
                   std::memcmp(other->first.density.data(), one.first.density.data(), one.first.size() * sizeof(float)));
+        EXPECT_EQ(0, std::memcmp(other->second.data(), one.second.data(), one.second.size() * sizeof(vec3)));
+    }
+}
+
+// How fast the grid's trilinear lookup can change along each axis: the largest difference between
+// neighbouring points along it over the spacing (a lookup's derivative along an axis is a convex
+// combination of such differences; clamping outside the grid only slows it).
+vec3 lookupSlopeBound(const UniformGrid<FlowAndDensity>& grid) {
+    const GridShape& shape = grid.shape();
+    vec3 slope(0.0f);
+    for (int z = 0; z < shape.points.z; ++z)
+        for (int y = 0; y < shape.points.y; ++y)
+            for (int x = 0; x < shape.points.x; ++x) {
+                const ivec3 p(x, y, z);
+                for (int a = 0; a < 3; ++a) {
+                    ivec3 q = p;
+                    if (++q[a] >= shape.points[a]) continue;
+                    const FlowAndDensity d = grid.at(q.x, q.y, q.z) - grid.at(x, y, z);
+                    for (int c = 0; c < 3; ++c) slope[a] = std::max(slope[a], std::abs(d[c]) / shape.spacing[a]);
+                }
+            }
+    return slope;
+}
+
+// The midpoint rule, v = u(x + dt/2 u(x)): u(x) and the density as the grid's lookup gives them at
+// x, and v as it gives it at the half-step point found from that u (the pass's half-step point may
+// round differently from this one's, by at most two roundings of its coordinates).
+TEST(TracerPass, MidpointRuleMatchesTheGridLookupAtTheHalfStep) {
+    const UniformGrid<FlowAndDensity> grid = wavyGrid();
+    Tracers tracers = scatteredTracers(grid.shape(), 37, 7);
+    const Tracers start = tracers;
+    std::vector<vec3> last = scatteredVelocities(tracers.size(), 8);
+    const float dt = 0.1f;
+    advanceTracersByMidpoint(grid, StepWeights{}, dt, tracers, last);
+
+    const float lookupTolerance = 7.0f * 2.0f * std::ldexp(1.0f, -23) * largestValue(grid);
+    const vec3 slope = lookupSlopeBound(grid);
+    for (size_t i = 0; i < tracers.size(); ++i) {
+        const vec3 x = start.position[i];
+        const FlowAndDensity found = grid.interpolate(x);
+        const vec3 halfway = x + 0.5f * dt * last[i];
+        const FlowAndDensity there = grid.interpolate(halfway);
+        const vec3 moved(there[0], there[1], there[2]);
+        float pointRounding = 0.0f;
+        for (int a = 0; a < 3; ++a)
+            pointRounding += slope[a] * 2.0f * (std::abs(halfway[a]) + 1.0f) * std::ldexp(1.0f, -23);
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_NEAR(last[i][a], found[a], lookupTolerance) << "tracer " << i;
+            EXPECT_NEAR(tracers.velocity[i][a], moved[a], lookupTolerance + pointRounding) << "tracer " << i;
+            const float positionRounding = 3.0f * (std::abs(x[a]) + dt) * std::ldexp(1.0f, -23);
+            EXPECT_NEAR(tracers.position[i][a], x[a] + dt * tracers.velocity[i][a], positionRounding) << "tracer " << i;
+        }
+        EXPECT_NEAR(tracers.density[i], found[3], lookupTolerance) << "tracer " << i;
+    }
+}
+
+TEST(TracerPass, MidpointBlocksGiveTheSameResultForAnyThreadCount) {
+    const UniformGrid<FlowAndDensity> grid = wavyGrid();
+    auto run = [&](int threads) {
+        Tracers tracers = scatteredTracers(grid.shape(), 20001, 11);
+        std::vector<vec3> last(tracers.size(), vec3(0.0f));
+        tbb::task_arena arena(threads);
+        arena.execute([&] { advanceTracersByMidpoint(grid, StepWeights{}, 0.05f, tracers, last); });
+        return std::make_pair(tracers, last);
+    };
+    const auto one = run(1), two = run(2), three = run(3);
+    for (const auto* other : {&two, &three}) {
+        EXPECT_EQ(
+            0, std::memcmp(other->first.position.data(), one.first.position.data(), one.first.size() * sizeof(vec3)));
         EXPECT_EQ(0, std::memcmp(other->second.data(), one.second.data(), one.second.size() * sizeof(vec3)));
     }
 }

@@ -38,6 +38,10 @@ struct ForkJoinAnnotation {
 template <typename Body>
 void parallelForEach(size_t begin, size_t end, Body&& body, size_t grain = 256) {
     if (end <= begin) return;
+    if (end - begin <= grain) {  // one chunk: run it here, without a fork and join
+        for (size_t i = begin; i != end; ++i) body(i);
+        return;
+    }
     ForkJoinAnnotation sync;
     sync.beforeFork();
     tbb::parallel_for(tbb::blocked_range<size_t>(begin, end, std::max<size_t>(grain, 1)),
@@ -53,6 +57,10 @@ void parallelForEach(size_t begin, size_t end, Body&& body, size_t grain = 256) 
 template <typename Body>
 void parallelForRange(size_t begin, size_t end, Body&& body, size_t grain = 256) {
     if (end <= begin) return;
+    if (end - begin <= grain) {
+        body(begin, end);
+        return;
+    }
     ForkJoinAnnotation sync;
     sync.beforeFork();
     tbb::parallel_for(tbb::blocked_range<size_t>(begin, end, std::max<size_t>(grain, 1)),

@@ -58,6 +58,12 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
                               pushed ? &pushedAtTracers_ : nullptr);
         return;
     }
+    if (!w.twoStep() && !pushed && !packed.shape().anyFlatAxis()) {
+        // The first sub-step (no last rate yet): the midpoint rule, both lookups in lanes.
+        advanceTracersByMidpoint(packed, w, dt, tracers, history.tracerVelocity,
+                                 rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
+        return;
+    }
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
     parallelForEachStable(
         0, tracers.size(),

@@ -109,6 +109,8 @@ private:
     size_t deposit(const Vortons& vortons, float threshold, const FluidRegion& fluidRegion);
     void bucketByPlane(const std::vector<Footprint>& footprint);
     void scatterToNodes(const Vortons& vortons, const std::vector<Footprint>& footprint, bool walls);
+    template <bool Walls>
+    void scatterToPlane(const Vortons& vortons, const std::vector<Footprint>& footprint, size_t plane);
     size_t countKeptNodes();
     // Nodes away from walls take their vortons' mean density; returns the mass changed (kg).
     double takeMeanDensities();

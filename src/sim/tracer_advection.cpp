@@ -47,16 +47,46 @@ VFX_SIMD_KERNEL void advanceBlock(const TracerPass& pass, size_t first, size_t c
     }
 }
 
-}  // namespace
+// The same block by the midpoint rule (no last rate to extrapolate): the flow at each tracer, then
+// at the point half a step along it, both looked up in lanes.
+VFX_SIMD_KERNEL void advanceBlockByMidpoint(const TracerPass& pass, size_t first, size_t count) {
+    const lanes::Lanes3 p = lanes::loadPoints(pass.position, first, count);
+    const lanes::Stencils stencils = lanes::stencilsOf(pass.grid, p);
+    vec3 now[kLanes], midpoint[kLanes];
+    for (size_t l = 0; l < count; ++l) {
+        const FlowAndDensity found = lanes::interpolateLane(pass.values, pass.grid, stencils, int(l));
+        now[l] = vec3(found[0], found[1], found[2]);
+        pass.density[first + l] = found[3];
+        midpoint[l] = vec3(p.x[l], p.y[l], p.z[l]) + 0.5f * pass.dt * now[l];
+    }
+    const lanes::Stencils halfway = lanes::stencilsOf(pass.grid, lanes::loadPoints(midpoint, 0, count));
+    for (size_t l = 0; l < count; ++l) {
+        const FlowAndDensity found = lanes::interpolateLane(pass.values, pass.grid, halfway, int(l));
+        const size_t i = first + l;
+        vec3 moved(found[0], found[1], found[2]);
+        if (pass.before) {
+            moved += pass.weights.beforePrevious * pass.before[i];
+            pass.before[i] = pass.last[i];
+        }
+        pass.last[i] = now[l];
+        pass.velocity[i] = moved;
+        pass.position[i] = vec3(p.x[l], p.y[l], p.z[l]) + pass.dt * moved;
+    }
+}
 
-void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
-                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore,
-                           const std::vector<vec3>* pushed) {
-    const size_t n = tracers.size();
-    if (lastVelocity.size() != n) throw std::logic_error("advanceTracersTwoStep: no last velocity for every tracer");
+void checkTracerHistory(size_t n, const std::vector<vec3>& lastVelocity, const std::vector<vec3>* velocityBefore,
+                        const std::vector<vec3>* pushed) {
+    if (lastVelocity.size() != n) throw std::logic_error("tracer advection: no last velocity for every tracer");
     if (velocityBefore && velocityBefore->size() != n)
-        throw std::logic_error("advanceTracersTwoStep: no velocity before the last for every tracer");
-    if (pushed && pushed->size() != n) throw std::logic_error("advanceTracersTwoStep: no pushed flow for every tracer");
+        throw std::logic_error("tracer advection: no velocity before the last for every tracer");
+    if (pushed && pushed->size() != n) throw std::logic_error("tracer advection: no pushed flow for every tracer");
+}
+
+template <typename Block>
+void advanceTracersInBlocks(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
+                            std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore,
+                            const std::vector<vec3>* pushed, Block block) {
+    const size_t n = tracers.size();
     tracers.velocity.resize(n);
     tracers.density.resize(n);
     const TracerPass pass{packed.values().data(),
@@ -74,9 +104,24 @@ void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeight
         0, blocks,
         [&](size_t b) {
             const size_t first = b * size_t(kLanes);
-            advanceBlock(pass, first, std::min(size_t(kLanes), n - first));
+            block(pass, first, std::min(size_t(kLanes), n - first));
         },
         512);
+}
+
+}  // namespace
+
+void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
+                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore,
+                           const std::vector<vec3>* pushed) {
+    checkTracerHistory(tracers.size(), lastVelocity, velocityBefore, pushed);
+    advanceTracersInBlocks(packed, weights, dt, tracers, lastVelocity, velocityBefore, pushed, advanceBlock);
+}
+
+void advanceTracersByMidpoint(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt,
+                              Tracers& tracers, std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore) {
+    checkTracerHistory(tracers.size(), lastVelocity, velocityBefore, nullptr);
+    advanceTracersInBlocks(packed, weights, dt, tracers, lastVelocity, velocityBefore, nullptr, advanceBlockByMidpoint);
 }
 
 }  // namespace vfx

@@ -25,4 +25,12 @@ void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeight
                            std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore = nullptr,
                            const std::vector<vec3>* pushed = nullptr);
 
+// The one-step (midpoint) rule for every tracer, in the flow of `packed` alone (no moving bodies):
+// v = u(x + dt/2 u(x)), looked up as above; lastVelocity[i] becomes u(x). With `velocityBefore`
+// it takes beforePrevious times it as well and becomes the old lastVelocity[i], as the generic
+// path keeps the three-step rule's history through a one-step sub-step.
+void advanceTracersByMidpoint(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt,
+                              Tracers& tracers, std::vector<vec3>& lastVelocity,
+                              std::vector<vec3>* velocityBefore = nullptr);
+
 }  // namespace vfx

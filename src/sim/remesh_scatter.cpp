@@ -1,0 +1,92 @@
+// The deposit's scatter: every vorton's M4' shares of strength, mass and volume onto the lattice
+// nodes of its footprint, one lattice plane per task, so no two tasks write the same node and the
+// order of every sum is fixed by the vortons' indices, whatever the thread count.
+#include "sim/remesh.hpp"
+#include "sim/remesh_lattice.hpp"
+
+#include "core/parallel.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace vfx {
+
+using remesh_lattice::nodeIndex;
+
+// Vortons bucketed by the first lattice plane (z) of their footprint, in index order, so each
+// plane gathers its contributions alone: no two tasks write the same node, and the order of the
+// sums does not depend on the threads.
+void Remesher::bucketByPlane(const std::vector<Footprint>& footprint) {
+    const size_t n = footprint.size();
+    const int planes = lattice_.dims.z;
+    planeStart_.assign(size_t(planes) + 1, 0);
+    for (size_t i = 0; i < n; ++i) ++planeStart_[size_t(footprint[i].first.z) + 1];
+    for (int p = 0; p < planes; ++p) planeStart_[size_t(p) + 1] += planeStart_[size_t(p)];
+    byPlane_.resize(n);
+    std::vector<uint32_t> fill(planeStart_.begin(), planeStart_.end() - 1);
+    for (size_t i = 0; i < n; ++i) byPlane_[fill[size_t(footprint[i].first.z)]++] = uint32_t(i);
+}
+
+// Each lattice plane sums the M4' shares of strength, mass and volume it receives, one plane per
+// task; near walls a vorton's shares go to fluid nodes only, rescaled (cutScale_).
+void Remesher::scatterToNodes(const Vortons& v, const std::vector<Footprint>& footprint, bool walls) {
+    const Lattice& lattice = lattice_;
+    const int planes = lattice.dims.z;
+    nodes_.assign(size_t(lattice.dims.x) * size_t(lattice.dims.y) * size_t(planes), Node{});
+    rowFirst_.assign(size_t(lattice.dims.y) * size_t(planes), std::numeric_limits<int>::max());
+    rowLast_.assign(rowFirst_.size(), -1);
+    parallelForEach(
+        0, size_t(planes),
+        [&](size_t plane) {
+            if (walls)
+                scatterToPlane<true>(v, footprint, plane);
+            else
+                scatterToPlane<false>(v, footprint, plane);
+        },
+        1);
+}
+
+// The shares plane `plane` receives from the vortons whose footprints reach it, in index order.
+template <bool Walls>
+void Remesher::scatterToPlane(const Vortons& v, const std::vector<Footprint>& footprint, size_t plane) {
+    const Lattice& lattice = lattice_;
+    const int tx = lattice.flat.x ? 1 : 4, ty = lattice.flat.y ? 1 : 4, tz = lattice.flat.z ? 1 : 4;
+    const int z = int(plane);
+    for (int k = 0; k < tz && z - k >= 0; ++k) {
+        const size_t first = size_t(z - k);
+        for (uint32_t s = planeStart_[first]; s < planeStart_[first + 1]; ++s) {
+            const uint32_t i = byPlane_[s];
+            const Footprint& f = footprint[i];
+            const float volume = v.volume(i);
+            const vec3 strength = v.vorticity[i] * volume;
+            const float mass = v.density[i] * volume;
+            const float density = v.density[i];
+            const float cutScale = Walls ? cutScale_[i] : 0.0f;
+            for (int dy = 0; dy < ty; ++dy) {
+                const size_t row = size_t(f.first.y + dy) + size_t(lattice.dims.y) * plane;
+                rowFirst_[row] = std::min(rowFirst_[row], f.first.x);
+                rowLast_[row] = std::max(rowLast_[row], f.first.x + tx - 1);
+                const float wzy = f.weight[2][k] * f.weight[1][dy];
+                const size_t rowStart = nodeIndex(lattice, f.first.x, f.first.y + dy, z);
+                for (int dx = 0; dx < tx; ++dx) {
+                    const size_t index = rowStart + size_t(dx);
+                    float w = wzy * f.weight[0][dx];
+                    Node& node = nodes_[index];
+                    if (Walls && cutScale > 0.0f) {
+                        w *= float(fluidNode_[index]) * cutScale;
+                        node.nearWall = true;
+                    }
+                    node.strength += w * strength;
+                    node.mass += w * mass;
+                    node.volume += w * volume;
+                    if (w != 0.0f) {
+                        node.lowest = std::min(node.lowest, density);
+                        node.highest = std::max(node.highest, density);
+                    }
+                }
+            }
+        }
+    }
+}
+
+}  // namespace vfx
