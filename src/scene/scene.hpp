@@ -109,7 +109,9 @@ Scene parseScene(const nlohmann::json& document, const std::string& sourceName,
                  const MemoryBudget& budget = defaultMemoryBudget());
 // Applies one "dotted.path=value" override to a document. Throws SceneError naming the flag.
 void applyOverride(nlohmann::json& document, const std::string& assignment);
-// Replaces the simulation's particles and bodies with the scene's and sets its parameters.
+// Replaces the simulation's particles and bodies with the scene's and sets its parameters, then
+// remeshes a scene above its level and prepares the first frame (Simulation::fitVortonsToLevel,
+// prepareFirstFrame), so no frame pays for either.
 void buildSimulation(const Scene& scene, Simulation& sim);
 // Scene document with the simulation's current fluid parameters written back (for "save as").
 nlohmann::json sceneDocumentWithParams(const Scene& scene, const FluidParams& fluid, const TimeParams& time);

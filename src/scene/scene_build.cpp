@@ -81,6 +81,7 @@ void buildSimulation(const Scene& scene, Simulation& sim) {
     sim.tracers() = std::move(tracers);
     sim.bodies() = std::move(bodies);
     sim.fitVortonsToLevel();
+    sim.prepareFirstFrame(scene.time.dt);
 }
 
 }  // namespace vfx

@@ -39,6 +39,18 @@ public:
     void poisonGradientGrid(const std::vector<RigidBody>& bodies, const Vortons& vortons,
                             const CellPartition& partition, const FluidParams& fluid);
 
+    // Back to no deposit, as constructed (the per-vorton and per-cell scratch keeps its memory).
+    void forgetGrids() {
+        deposit_ = {};
+        coverage_ = {};
+        buoyancy_ = {};
+        fluidShare_ = {};
+        gradient_ = {};
+        buoyancyIsDeposit_ = true;
+        fluidShareCurrent_ = false;
+        gradientCurrent_ = true;
+    }
+
     const UniformGrid<float>& densityGrid() const { return deposit_; }
     const UniformGrid<float>& coverage() const { return coverage_; }
     const UniformGrid<float>& buoyancyField() const { return buoyancyIsDeposit_ ? deposit_ : buoyancy_; }

@@ -1,0 +1,31 @@
+// The first frame after a load, taken and undone so that the workspaces hold their memory
+// (sim/simulation.hpp, prepareFirstFrame).
+#include "sim/simulation.hpp"
+#include "sim/simulation_workspace.hpp"
+
+#include <tuple>
+
+namespace vfx {
+
+void Simulation::prepareFirstFrame(float frameDt) {
+    if (!(frameDt > 0.0f) || (vortons_.size() == 0 && tracers_.size() == 0)) return;
+    // Everything a frame changes that a later frame or an accessor reads: the particles, bodies
+    // and parameters, the histories, clocks and counts, and what the accessors show before any
+    // step (no grids, no wall fields, no eddy viscosity).
+    const auto state = [this] {
+        return std::tie(vortons_, tracers_, bodies_, fluid_, appliedQuality_, work_->history, work_->lastSphPhase,
+                        timers_, energyBudget_, lastStepMs_, stepCount_, time_, substepTime_, lastSubsteps_,
+                        substepCount_, remeshCount_, strainSinceRemesh_, spreadSinceRemesh_, remeshSpacing_,
+                        remeshBaseCount_, maxGridSpeed_, maxGridStrain_, maxGridStrainRate_, lastDynamicCoefficient_,
+                        gridShape_, velocityGrid_, jacobianGrid_, partition_, walls_, work_->eddyViscosity);
+    };
+    const auto before = std::apply([](const auto&... v) { return std::make_tuple(v...); }, state());
+    try {
+        step(frameDt);
+    } catch (...) {  // the first real frame meets it again and reports it
+    }
+    state() = before;  // copy-assignment: each vector keeps the memory the frame gave it
+    work_->density.forgetGrids();
+}
+
+}  // namespace vfx
