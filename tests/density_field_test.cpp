@@ -205,5 +205,39 @@ TEST(DensityGradient, CentredInsideWithEmptyLayersAtTheFaces) {
     }
 }
 
+// Under VPM without walls the grid holds those two empty layers and no third: every face lies at
+// least two spacings past the outermost vorton (its cloud-in-cell deposit reaches the points of
+// its own cell) and less than three, where the padding by the largest core and the rounding of
+// each axis already leave part of the room (an extra layer of points would cost every grid pass
+// about a sixth more at 20 points an axis and carry nothing). A ball of heavy fluid, as it
+// loads and once it has fallen and spread for 30 steps (not remeshed, so each step's grid is
+// fitted to the vortons as the step found them).
+TEST(DensityGradient, GridEndsBetweenTwoAndThreeSpacingsPastTheVortons) {
+    Simulation sim;
+    sim.fluid().gravity = vec3(0.0f, -10.0f, 0.0f);
+    sim.fluid().remeshStrain = 0.0f;
+    test::addBall(sim.vortons(), test::BallSpec{vec3(0.0f), 0.5f, 1500, 0.5f, vec3(0.0f), 4});
+    for (int steps : {1, 30}) {
+        for (int k = 1; k < steps; ++k) sim.step(kDt);
+        const std::vector<vec3> fitted = sim.vortons().position;
+        sim.step(kDt);
+        const GridShape& s = sim.gridShape();
+        vec3 lo(1e30f), hi(-1e30f);
+        for (const vec3& p : fitted) {
+            lo = glm::min(lo, p);
+            hi = glm::max(hi, p);
+        }
+        for (int a = 0; a < 3; ++a) {
+            const float h = s.spacing[a];
+            const float below = (lo[a] - s.minCorner[a]) / h;
+            const float above = (s.minCorner[a] + float(s.points[a] - 1) * h - hi[a]) / h;
+            EXPECT_GE(below, 2.0f) << "axis " << a << " after " << steps;
+            EXPECT_GE(above, 2.0f) << "axis " << a << " after " << steps;
+            EXPECT_LT(below, 3.01f) << "axis " << a << " after " << steps;
+            EXPECT_LT(above, 3.01f) << "axis " << a << " after " << steps;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace vfx

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 namespace vfx {
@@ -63,10 +64,19 @@ TEST(Quality, ChangedLiveItAppliesAtTheNextStepAndKeepsLaterEdits) {
     EXPECT_FLOAT_EQ(sim.fluid().cflLimit, 0.8f);
 }
 
-// Cells of the velocity grid over the particles (the two padding layers on each side left out).
-size_t cellsOverTheParticles(const GridShape& shape) {
-    const ivec3 cells = shape.points - ivec3(1 + 4);
-    return size_t(cells.x) * size_t(cells.y) * size_t(cells.z);
+// Cells of the velocity grid's spacing over the particles' box padded by the largest core (the
+// empty layers added past it left out), counted as the grid rounds each axis up.
+size_t cellsOverTheParticles(const Vortons& loaded, const GridShape& shape) {
+    vec3 lo(1e30f), hi(-1e30f);
+    for (const vec3& p : loaded.position) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    const float core = *std::max_element(loaded.radius.begin(), loaded.radius.end());
+    const vec3 extent = hi - lo + vec3(2.0f * core);
+    size_t cells = 1;
+    for (int a = 0; a < 3; ++a) cells *= size_t(std::ceil(extent[a] / shape.spacing[a] * (1.0f + 1e-6f)));
+    return cells;
 }
 
 // The preview level's max_grid_cells holds the velocity grid below its cap: at 16,000 vortons its
@@ -81,16 +91,18 @@ TEST(Quality, PreviewLevelHoldsTheVelocityGridAtItsCap) {
         const nlohmann::json ball = {{{"shape", "sphere"}, {"center", {0, 0, 0}}, {"radius", 1.0}, {"count", count}}};
         Simulation preview;
         buildSimulation(parseScene({{"fluid", {{"quality", "preview"}}}, {"vortons", ball}}, "preview"), preview);
+        const Vortons loaded = preview.vortons();
         preview.step(0.01f);
-        EXPECT_LE(cellsOverTheParticles(preview.gridShape()), 8192u) << count;
-        EXPECT_GE(cellsOverTheParticles(preview.gridShape()), size_t(0.857 * 8192)) << count;
+        EXPECT_LE(cellsOverTheParticles(loaded, preview.gridShape()), 8192u) << count;
+        EXPECT_GE(cellsOverTheParticles(loaded, preview.gridShape()), size_t(0.857 * 8192)) << count;
     }
     const nlohmann::json vortons = {{{"shape", "sphere"}, {"center", {0, 0, 0}}, {"radius", 1.0}, {"count", 20000}}};
     Simulation custom;
     buildSimulation(parseScene({{"vortons", vortons}}, "custom"), custom);
+    const Vortons loaded = custom.vortons();
     custom.step(0.01f);
-    EXPECT_GE(cellsOverTheParticles(custom.gridShape()), 20000u);
-    EXPECT_LE(cellsOverTheParticles(custom.gridShape()), 22400u);
+    EXPECT_GE(cellsOverTheParticles(loaded, custom.gridShape()), 20000u);
+    EXPECT_LE(cellsOverTheParticles(loaded, custom.gridShape()), 22400u);
 }
 
 double densityMass(const Vortons& vortons) {

@@ -265,51 +265,71 @@ void Simulation::remesh() {
 
 // --- 1. grid sized to all particles ----------------------------------------------------------
 
+namespace {
+
+struct Bounds {
+    vec3 lo{1e30f}, hi{-1e30f};
+    bool empty() const { return lo.x > hi.x; }
+    Bounds joined(const Bounds& o) const { return {glm::min(lo, o.lo), glm::max(hi, o.hi)}; }
+    Bounds widened(float by) const { return {lo - vec3(by), hi + vec3(by)}; }
+};
+
+Bounds boundsOf(const std::vector<vec3>& points) {
+    return deterministicReduce<Bounds>(
+        points.size(), Bounds{},
+        [&](size_t s, size_t e) {
+            Bounds r;
+            for (size_t i = s; i < e; ++i) {
+                r.lo = glm::min(r.lo, points[i]);
+                r.hi = glm::max(r.hi, points[i]);
+            }
+            return r;
+        },
+        [](const Bounds& a, const Bounds& c) { return a.joined(c); });
+}
+
+// Empty layers of points the grid keeps beyond the cells a vorton deposits its density on: the
+// centred differences then sum by parts exactly, so the grid's baroclinic source carries exactly
+// the impulse rate g sum(rho' V) / rho0 (with a deposit on the faces, one-sided differences there
+// broke it by up to 11%).
+constexpr float kEmptyLayers = 2.0f;
+
+// Whole spacings h to add past a face `gap` from the outermost vorton so it lies at least
+// kEmptyLayers spacings inside (by a margin over rounding: a vorton exactly on a point would
+// deposit on it).
+int layersShortOf(float gap, float h) { return std::max(0, int(std::ceil(kEmptyLayers * 1.001f - gap / h))); }
+
+}  // namespace
+
 void Simulation::updateGrid() {
-    vec3 lo(1e30f), hi(-1e30f);
-    auto grow = [&](const std::vector<vec3>& pts) {
-        struct Box {
-            vec3 lo, hi;
-        };
-        Box b = deterministicReduce<Box>(
-            pts.size(), Box{vec3(1e30f), vec3(-1e30f)},
-            [&](size_t s, size_t e) {
-                Box r{vec3(1e30f), vec3(-1e30f)};
-                for (size_t i = s; i < e; ++i) {
-                    r.lo = glm::min(r.lo, pts[i]);
-                    r.hi = glm::max(r.hi, pts[i]);
-                }
-                return r;
-            },
-            [](Box a, Box c) {
-                return Box{glm::min(a.lo, c.lo), glm::max(a.hi, c.hi)};
-            });
-        lo = glm::min(lo, b.lo);
-        hi = glm::max(hi, b.hi);
-    };
-    grow(vortons_.position);
-    grow(tracers_.position);
-    if (lo.x > hi.x) {
-        lo = vec3(-1.0f);
-        hi = vec3(1.0f);
-    }  // no particles: a nominal grid
+    const Bounds vortonBox = boundsOf(vortons_.position);
+    Bounds all = vortonBox.joined(boundsOf(tracers_.position));
+    if (all.empty()) all = Bounds{vec3(-1.0f), vec3(1.0f)};  // no particles: a nominal grid
     // Pad by the largest core so every vorton's influence region is inside the grid.
     float maxSigma = 0.0f;
     for (float s : vortons_.radius) maxSigma = std::max(maxSigma, s);
-    lo -= vec3(maxSigma);
-    hi += vec3(maxSigma);
-    gridShape_ = GridShape::fitBox(lo, hi, size_t(fluid_.gridCellTarget(double(vortons_.size()))), 1e-4f);
+    const Bounds padded = all.widened(maxSigma);
+    gridShape_ = GridShape::fitBox(padded.lo, padded.hi, size_t(fluid_.gridCellTarget(double(vortons_.size()))), 1e-4f);
     // Rounding up each axis can take the count past the cap: then the finest grid within it.
     if (fluid_.maxGridCells > 0 && gridShape_.cellCount() > size_t(fluid_.maxGridCells))
-        gridShape_ = GridShape::fitBoxAtMost(lo, hi, size_t(fluid_.maxGridCells), 1e-4f);
-    // Two empty layers of points around everything deposited: the centred differences then sum
-    // by parts exactly, so the grid's baroclinic source carries exactly the impulse rate
-    // g sum(rho' V) / rho0 (with a deposit on the faces, one-sided differences there broke it
-    // by up to 11%).
+        gridShape_ = GridShape::fitBoxAtMost(padded.lo, padded.hi, size_t(fluid_.maxGridCells), 1e-4f);
+    // VPM deposits by cloud-in-cell, on the corners of each vorton's cell, so layers of points
+    // at least kEmptyLayers spacings past every vorton stay empty: each face gains the layers
+    // the core's padding and the rounding left short of that. SPH interpolates over its kernel,
+    // and bodies weigh the density near their walls by the fluid share of cut cells: with either,
+    // every face gains kEmptyLayers layers past the padded box.
+    const bool cloudInCell = fluidMethodStep(fluid_.method).method() == FluidMethod::Vpm && bodies_.empty();
     for (int a = 0; a < 3; ++a) {
         if (gridShape_.flatAxis(a)) continue;
-        gridShape_.minCorner[a] -= 2.0f * gridShape_.spacing[a];
-        gridShape_.points[a] += 4;
+        const float h = gridShape_.spacing[a];
+        const float highFace = gridShape_.minCorner[a] + float(gridShape_.points[a] - 1) * h;
+        int below = int(kEmptyLayers), above = int(kEmptyLayers);
+        if (cloudInCell) {
+            below = vortonBox.empty() ? 0 : layersShortOf(vortonBox.lo[a] - gridShape_.minCorner[a], h);
+            above = vortonBox.empty() ? 0 : layersShortOf(highFace - vortonBox.hi[a], h);
+        }
+        gridShape_.minCorner[a] -= float(below) * h;
+        gridShape_.points[a] += below + above;
     }
     partition_.build(gridShape_, vortons_.position);
 }
