@@ -150,6 +150,7 @@ void Simulation::step(float frameDt) {
         float undiffused = 0.0f;  // s of this frame's sub-steps not yet diffused (diffusion_per_frame)
         for (bool last = false; !last; ++taken) {
             if (remeshDue()) runPhase(Phase::Remesh, [&] { remesh(); });
+            work_->densityDeposited = false;
             runPhase(Phase::Grid, [&] { updateGrid(); });
             runPhase(Phase::Velocity, [&] { computeVelocityGrid(); });
             const int stepsLeft = substepsFor(remaining, taken);
@@ -181,7 +182,8 @@ void Simulation::substep(float dt, float diffusionDt) {
         work_->history.clearStretching();  // a later stretching step has no last rate
     runPhase(Phase::Walls, [&] { computeWallFields(method); });
     runPhase(Phase::Density, [&] {
-        work_->density.depositVortons(vortons_, partition_, gridShape_);
+        if (!work_->densityDeposited) work_->density.depositVortons(vortons_, partition_, gridShape_);
+        work_->densityDeposited = false;
         computeDensityGradient();
     });
     if (fluid_.baroclinic) runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });

@@ -7,6 +7,8 @@
 #include "sim/closure_fit.hpp"
 #include "sim/simulation_workspace.hpp"
 
+#include <tbb/parallel_invoke.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -84,7 +86,14 @@ void Simulation::solveVelocityGrid() {
         return;
     }
     if (fluid_.velocitySolver == VelocitySolver::Tree) {
-        work_->tree.build(vortons_);
+        // The tree's build is mostly one thread's work; the sub-step's density deposit, which
+        // reads only the vortons' positions, densities and volumes (stretching, the one phase
+        // between, changes none), runs beside it.
+        tbb::parallel_invoke([&] { work_->tree.build(vortons_); },
+                             [&] {
+                                 work_->density.depositVortons(vortons_, partition_, gridShape_);
+                                 work_->densityDeposited = true;
+                             });
         work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
         return;
     }
