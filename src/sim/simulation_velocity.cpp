@@ -2,12 +2,11 @@
 // box container's vortex-in-cell), the wall sources, and the limits that size the sub-steps.
 #include "core/grid_differences.hpp"
 #include "core/parallel.hpp"
+#include "core/parallel_invoke.hpp"
 #include "sim/body_coupling.hpp"
 #include "sim/box_container.hpp"
 #include "sim/closure_fit.hpp"
 #include "sim/simulation_workspace.hpp"
-
-#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 #include <cmath>
@@ -89,11 +88,11 @@ void Simulation::solveVelocityGrid() {
         // The tree's build is mostly one thread's work; the sub-step's density deposit, which
         // reads only the vortons' positions, densities and volumes (stretching, the one phase
         // between, changes none), runs beside it.
-        tbb::parallel_invoke([&] { work_->tree.build(vortons_); },
-                             [&] {
-                                 work_->density.depositVortons(vortons_, partition_, gridShape_);
-                                 work_->densityDeposited = true;
-                             });
+        parallelInvoke([&] { work_->tree.build(vortons_); },
+                       [&] {
+                           work_->density.depositVortons(vortons_, partition_, gridShape_);
+                           work_->densityDeposited = true;
+                       });
         work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
         return;
     }
