@@ -150,7 +150,6 @@ void Simulation::step(float frameDt) {
         float undiffused = 0.0f;  // s of this frame's sub-steps not yet diffused (diffusion_per_frame)
         for (bool last = false; !last; ++taken) {
             if (remeshDue()) runPhase(Phase::Remesh, [&] { remesh(); });
-            work_->densityDeposited = false;
             runPhase(Phase::Grid, [&] { updateGrid(); });
             runPhase(Phase::Velocity, [&] { computeVelocityGrid(); });
             const int stepsLeft = substepsFor(remaining, taken);
@@ -182,9 +181,7 @@ void Simulation::substep(float dt, float diffusionDt) {
         work_->history.clearStretching();  // a later stretching step has no last rate
     runPhase(Phase::Walls, [&] { computeWallFields(method); });
     runPhase(Phase::Density, [&] {
-        if (!work_->densityDeposited) work_->density.depositVortons(vortons_, partition_, gridShape_);
-        work_->densityDeposited = false;
-        computeDensityGradient();
+        computeDensityGradient();  // of the gather the velocity phase made
     });
     if (fluid_.baroclinic) runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });
     if (diffusionDt > 0.0f && fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive()))
@@ -320,16 +317,14 @@ void Simulation::updateGrid() {
     // the core's padding and the rounding left short of that. SPH interpolates over its kernel,
     // and bodies weigh the density near their walls by the fluid share of cut cells: with either,
     // every face gains kEmptyLayers layers past the padded box.
-    const bool cloudInCell = fluidMethodStep(fluid_.method).method() == FluidMethod::Vpm && bodies_.empty();
+    const bool cloudInCell =
+        fluidMethodStep(fluid_.method).method() == FluidMethod::Vpm && bodies_.empty() && !vortonBox.empty();
     for (int a = 0; a < 3; ++a) {
         if (gridShape_.flatAxis(a)) continue;
         const float h = gridShape_.spacing[a];
         const float highFace = gridShape_.minCorner[a] + float(gridShape_.points[a] - 1) * h;
-        int below = int(kEmptyLayers), above = int(kEmptyLayers);
-        if (cloudInCell) {
-            below = vortonBox.empty() ? 0 : layersShortOf(vortonBox.lo[a] - gridShape_.minCorner[a], h);
-            above = vortonBox.empty() ? 0 : layersShortOf(highFace - vortonBox.hi[a], h);
-        }
+        const int below = cloudInCell ? layersShortOf(vortonBox.lo[a] - gridShape_.minCorner[a], h) : int(kEmptyLayers);
+        const int above = cloudInCell ? layersShortOf(highFace - vortonBox.hi[a], h) : int(kEmptyLayers);
         gridShape_.minCorner[a] -= float(below) * h;
         gridShape_.points[a] += below + above;
     }

@@ -76,24 +76,22 @@ void Simulation::solveVelocityGrid() {
             1);
         return points;
     };
+    // The sub-step's density gather is made here too: it reads only the vortons' positions,
+    // densities and volumes (stretching, the one phase before the density phase, changes none),
+    // so it runs beside the tree's build, which is mostly one thread's work.
+    const auto gatherDensity = [this] { work_->density.depositVortons(vortons_, partition_, gridShape_); };
+    if (fluid_.velocitySolver == VelocitySolver::Tree) {
+        parallelInvoke([&] { work_->tree.build(vortons_); }, gatherDensity);
+        work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
+        return;
+    }
+    gatherDensity();
     if (fluid_.velocitySolver == VelocitySolver::Box) {
         const BoxContainer container = solveInBoxContainer();
         if (container.tilted() || container.rotating())
             boxFlowAtPoints(container, gridPoints(), velocityGrid_.values());
         else
             work_->boxSolver.sampleOnGrid(velocityGrid_, container.velocity);
-        return;
-    }
-    if (fluid_.velocitySolver == VelocitySolver::Tree) {
-        // The tree's build is mostly one thread's work; the sub-step's density deposit, which
-        // reads only the vortons' positions, densities and volumes (stretching, the one phase
-        // between, changes none), runs beside it.
-        parallelInvoke([&] { work_->tree.build(vortons_); },
-                       [&] {
-                           work_->density.depositVortons(vortons_, partition_, gridShape_);
-                           work_->densityDeposited = true;
-                       });
-        work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
         return;
     }
     velocityAtPoints(gridPoints(), velocityGrid_.values());

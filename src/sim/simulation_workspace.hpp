@@ -36,9 +36,6 @@ struct Simulation::Workspace {
     // reuses it while the vortons have not moved (the same sub-step).
     std::vector<mat3> jacobianAtVortons;
     bool jacobianAtVortonsCurrent = false;
-    // The density deposit of this sub-step is made (beside the tree's build, in the velocity
-    // phase), so the density phase only differentiates it.
-    bool densityDeposited = false;
     std::vector<PotentialFlow> pushedFlows;  // this sub-step's flows moving bodies push aside
     std::vector<dvec3> pushedImpulseRates;   // and the rate each changes the vortons' impulse
     MotionHistory history;
