@@ -111,6 +111,7 @@ private:
     void scatterToNodes(const Vortons& vortons, const std::vector<Footprint>& footprint, bool walls);
     template <bool Walls>
     void scatterToPlane(const Vortons& vortons, const std::vector<Footprint>& footprint, size_t plane);
+    void scatterToPlaneInLanes(const Vortons& vortons, const std::vector<Footprint>& footprint, size_t plane);
     size_t countKeptNodes();
     // Nodes away from walls take their vortons' mean density; returns the mass changed (kg).
     double takeMeanDensities();
@@ -165,6 +166,7 @@ private:
     double lastMovedMass_ = 0.0;
     double lastAveragedMass_ = 0.0;
     std::vector<Node> nodes_;
+    std::vector<float> nodeScore_;    // scratch of mergeDropped: each node's strength over the cuts
     std::vector<size_t> keptBefore_;  // kept nodes in the planes before each plane
     float strengthCut_ = 0.0f, massCut_ = 0.0f;
     float strengthCutSquared_ = 0.0f, leastWallNodeVolume_ = 0.0f;

@@ -7,6 +7,7 @@
 #include "core/parallel.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace vfx {
@@ -32,18 +33,92 @@ void Remesher::bucketByPlane(const std::vector<Footprint>& footprint) {
 void Remesher::scatterToNodes(const Vortons& v, const std::vector<Footprint>& footprint, bool walls) {
     const Lattice& lattice = lattice_;
     const int planes = lattice.dims.z;
-    nodes_.assign(size_t(lattice.dims.x) * size_t(lattice.dims.y) * size_t(planes), Node{});
+    const size_t nodeCount = size_t(lattice.dims.x) * size_t(lattice.dims.y) * size_t(planes);
+    // The plane-wise sums in lanes need whole 4-node rows (no flat x axis) and no walls.
+    const bool inLanes = !walls && !lattice.flat.x;
+    if (inLanes)
+        nodes_.resize(nodeCount);  // every plane writes all its nodes
+    else
+        nodes_.assign(nodeCount, Node{});
     rowFirst_.assign(size_t(lattice.dims.y) * size_t(planes), std::numeric_limits<int>::max());
     rowLast_.assign(rowFirst_.size(), -1);
     parallelForEach(
         0, size_t(planes),
         [&](size_t plane) {
-            if (walls)
+            if (inLanes)
+                scatterToPlaneInLanes(v, footprint, plane);
+            else if (walls)
                 scatterToPlane<true>(v, footprint, plane);
             else
                 scatterToPlane<false>(v, footprint, plane);
         },
         1);
+}
+
+namespace {
+
+// Four consecutive nodes of a lattice row: a vorton's footprint along x.
+using Quad = float __attribute__((vector_size(4 * sizeof(float))));
+
+Quad loadQuad(const float* p) {
+    Quad q;
+    std::memcpy(&q, p, sizeof q);
+    return q;
+}
+
+void storeQuad(float* p, Quad q) { std::memcpy(p, &q, sizeof q); }
+
+// One plane's sums, a row of floats per quantity, so a footprint's four nodes along x are summed
+// as one vector: the same products and sums per node as one node at a time, bit for bit.
+struct PlaneSums {
+    size_t size;
+    std::vector<float> values;  // strength x, y, z, mass, volume, lowest, highest
+    explicit PlaneSums(size_t nodes) : size(nodes), values(7 * nodes, 0.0f) {
+        std::fill(values.begin() + ptrdiff_t(5 * nodes), values.begin() + ptrdiff_t(6 * nodes),
+                  std::numeric_limits<float>::infinity());
+        std::fill(values.begin() + ptrdiff_t(6 * nodes), values.end(), -std::numeric_limits<float>::infinity());
+    }
+    float* row(int quantity, size_t node) { return values.data() + size_t(quantity) * size + node; }
+};
+
+}  // namespace
+
+// The shares plane `plane` receives, as scatterToPlane<false> sums them (the same products in the
+// same vorton order), four nodes along x at a time; then the plane's nodes are written whole.
+void Remesher::scatterToPlaneInLanes(const Vortons& v, const std::vector<Footprint>& footprint, size_t plane) {
+    const Lattice& lattice = lattice_;
+    const size_t nx = size_t(lattice.dims.x), ny = size_t(lattice.dims.y);
+    const int ty = lattice.flat.y ? 1 : 4, tz = lattice.flat.z ? 1 : 4;
+    PlaneSums sums(nx * ny);
+    const Quad zero{0.0f, 0.0f, 0.0f, 0.0f};
+    for (int k = 0; k < tz && int(plane) - k >= 0; ++k) {
+        const size_t first = plane - size_t(k);
+        for (uint32_t s = planeStart_[first]; s < planeStart_[first + 1]; ++s) {
+            const uint32_t i = byPlane_[s];
+            const Footprint& f = footprint[i];
+            const float volume = v.volume(i);
+            const float share[5] = {v.vorticity[i].x * volume, v.vorticity[i].y * volume, v.vorticity[i].z * volume,
+                                    v.density[i] * volume, volume};
+            const Quad density = zero + v.density[i];
+            const Quad alongX = loadQuad(f.weight[0]);
+            for (int dy = 0; dy < ty; ++dy) {
+                const size_t row = size_t(f.first.y + dy) + ny * plane;
+                rowFirst_[row] = std::min(rowFirst_[row], f.first.x);
+                rowLast_[row] = std::max(rowLast_[row], f.first.x + 3);
+                const Quad w = (f.weight[2][k] * f.weight[1][dy]) * alongX;
+                const size_t at = size_t(f.first.y + dy) * nx + size_t(f.first.x);
+                for (int q = 0; q < 5; ++q) storeQuad(sums.row(q, at), loadQuad(sums.row(q, at)) + w * share[q]);
+                const auto reached = w != zero;
+                const Quad lowest = loadQuad(sums.row(5, at)), highest = loadQuad(sums.row(6, at));
+                storeQuad(sums.row(5, at), reached && (density < lowest) ? density : lowest);
+                storeQuad(sums.row(6, at), reached && (highest < density) ? density : highest);
+            }
+        }
+    }
+    Node* out = nodes_.data() + plane * nx * ny;
+    for (size_t n = 0; n < nx * ny; ++n)
+        out[n] = Node{vec3(*sums.row(0, n), *sums.row(1, n), *sums.row(2, n)), *sums.row(3, n), *sums.row(4, n),
+                      *sums.row(5, n), *sums.row(6, n)};
 }
 
 // The shares plane `plane` receives from the vortons whose footprints reach it, in index order.
