@@ -65,6 +65,31 @@ void testFilter(const UniformGrid<T>& in, UniformGrid<T>& out, UniformGrid<T>& t
     tentAlong(tmp, out, 2);
 }
 
+// [1/4 1/2 1/4] along x (axis 0) or y (axis 1) over one plane of n.x by n.y values of `width`
+// floats, the end points mirrored, as tentAlong does on that plane (a flat axis is copied).
+void tentPlane(const float* in, float* out, size_t width, const ivec3& n, int axis) {
+    const size_t rowFloats = size_t(n.x) * width;
+    if (n[axis] < 2) {
+        std::copy(in, in + rowFloats * size_t(n.y), out);
+        return;
+    }
+    const int last = n[axis] - 1;
+    for (int y = 0; y < n.y; ++y) {
+        const float* mid = in + size_t(y) * rowFloats;
+        float* o = out + size_t(y) * rowFloats;
+        if (axis == 0) {
+            const size_t end = size_t(last) * width;
+            tentRow(mid + width, mid, mid + width, o, width);
+            tentRow(mid, mid + width, mid + 2 * width, o + width, end - width);
+            tentRow(mid + end - width, mid + end, mid + end - width, o + end, width);
+            continue;
+        }
+        const float* lo = y > 0 ? mid - rowFloats : mid + rowFloats;
+        const float* hi = y < last ? mid + rowFloats : mid - rowFloats;
+        tentRow(lo, mid, hi, o, rowFloats);
+    }
+}
+
 SymmetricTensor strainOf(const mat3& g) {
     return {
         g[0][0], g[1][1], g[2][2], 0.5f * (g[1][0] + g[0][1]), 0.5f * (g[2][0] + g[0][2]), 0.5f * (g[2][1] + g[1][2])};
@@ -86,54 +111,120 @@ SymmetricTensor outer(const vec3& u) { return {u.x * u.x, u.y * u.y, u.z * u.z, 
 
 }  // namespace
 
+void DynamicCoefficient::Fields::resize(size_t count) {
+    velocity.resize(count);
+    products.resize(count);
+    strain.resize(count);
+    smag.resize(count);
+}
+
+template <class Filter>
+void DynamicCoefficient::Fields::forEachInto(Fields& out, size_t offset, Filter&& filter) const {
+    const auto floats = [](auto& v) { return reinterpret_cast<float*>(v.data()); };
+    const auto source = [](const auto& v) { return reinterpret_cast<const float*>(v.data()); };
+    filter(source(velocity), floats(out.velocity) + 3 * offset, 3);
+    filter(source(products), floats(out.products) + 6 * offset, 6);
+    filter(source(strain), floats(out.strain) + 6 * offset, 6);
+    filter(source(smag), floats(out.smag) + 6 * offset, 6);
+}
+
+void DynamicCoefficient::Fields::filterAlongZ(size_t z, size_t planeSize, int planes, Fields& out) const {
+    const auto along = [&](const auto& field, auto& into, size_t width) {
+        const float* all = reinterpret_cast<const float*>(field.data());
+        float* o = reinterpret_cast<float*>(into.data());
+        const size_t floats = planeSize * width;
+        const float* mid = all + z * floats;
+        if (planes < 2) {
+            std::copy(mid, mid + floats, o);
+            return;
+        }
+        const float* lo = z > 0 ? mid - floats : mid + floats;
+        const float* hi = int(z) < planes - 1 ? mid + floats : mid - floats;
+        tentRow(lo, mid, hi, o, floats);
+    };
+    along(velocity, out.velocity, 3);
+    along(products, out.products, 6);
+    along(strain, out.strain, 6);
+    along(smag, out.smag, 6);
+}
+
+// Plane z's four fields before filtering: u, u u, S and |S| S at each point.
+void DynamicCoefficient::fieldsOfPlane(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient, int z,
+                                       Fields& raw) const {
+    const GridShape& shape = velocity.shape();
+    const size_t first = shape.index(0, 0, z), count = size_t(shape.points.x) * size_t(shape.points.y);
+    raw.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+        const vec3 u = velocity[first + i];
+        raw.velocity[i] = u;
+        raw.products[i] = outer(u);
+        raw.strain[i] = strainOf(gradient[first + i]);
+        raw.smag[i] = raw.strain[i] * magnitude(raw.strain[i]);
+    }
+}
+
 // L:M and M:M at each grid point off the outermost layer, where the test filter needs no mirrored
-// neighbour (every point along a flat axis); zero on that layer.
+// neighbour (every point along a flat axis); zero on that layer. Two passes over the planes: each
+// plane's fields filtered along x and y, then along z with L:M and M:M at once (the same sums,
+// in the same order, as the three whole-grid passes of testFilter).
 void DynamicCoefficient::germanoContractions(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient,
                                              float filterWidth) {
     const GridShape& shape = velocity.shape();
-    const size_t count = shape.pointCount();
-    products_.reshape(shape);
-    strain_.reshape(shape);
-    smag_.reshape(shape);
+    const ivec3 n = shape.points;
+    const size_t planeSize = size_t(n.x) * size_t(n.y);
+    inPlane_.resize(shape.pointCount());
     parallelForEach(
-        0, count,
-        [&](size_t k) {
-            products_[k] = outer(velocity[k]);
-            strain_[k] = strainOf(gradient[k]);
-            smag_[k] = strain_[k] * magnitude(strain_[k]);
+        0, size_t(n.z),
+        [&](size_t z) {
+            Fields raw, alongX;
+            fieldsOfPlane(velocity, gradient, int(z), raw);
+            alongX.resize(planeSize);
+            raw.forEachInto(alongX, 0,
+                            [&](const float* in, float* out, size_t width) { tentPlane(in, out, width, n, 0); });
+            const size_t first = z * planeSize;
+            alongX.forEachInto(inPlane_, first,
+                               [&](const float* in, float* out, size_t width) { tentPlane(in, out, width, n, 1); });
         },
-        4096);
-    testFilter(velocity, velocityHat_, velocityTmp_);
-    const UniformGrid<vec3>& uHat = velocityHat_;
-    testFilter(products_, productsHat_, tmp_);
-    testFilter(strain_, strainHat_, tmp_);
-    testFilter(smag_, smagHat_, tmp_);
+        1);
     const int realAxis = shape.flatAxis(0) ? (shape.flatAxis(1) ? 2 : 1) : 0;
     const float h2 = shape.spacing[realAxis] * shape.spacing[realAxis];
     const float delta2 = filterWidth * filterWidth, deltaHat2 = delta2 + 6.0f * h2;
-    const ivec3 n = shape.points;
-    const auto interior = [&](int p, int axis) { return n[axis] < 2 || (p > 0 && p < n[axis] - 1); };
     lm_.reshape(shape);
     mm_.reshape(shape);
     parallelForEach(
         0, size_t(n.z),
-        [&](size_t zi) {
-            const int z = int(zi);
-            for (int y = 0; y < n.y; ++y)
-                for (int x = 0; x < n.x; ++x) {
-                    const size_t k = shape.index(x, y, z);
-                    if (!interior(x, 0) || !interior(y, 1) || !interior(z, 2)) {
-                        lm_[k] = mm_[k] = 0.0f;
-                        continue;
-                    }
-                    const SymmetricTensor l = deviatoric(productsHat_[k] - outer(uHat[k]));
-                    const SymmetricTensor m =
-                        (smagHat_[k] * delta2 - strainHat_[k] * (deltaHat2 * magnitude(strainHat_[k]))) * 2.0f;
-                    lm_[k] = l.contract(m);
-                    mm_[k] = m.contract(m);
-                }
+        [&](size_t z) {
+            const bool interiorPlane = n.z < 2 || (z > 0 && int(z) < n.z - 1);
+            if (!interiorPlane) {
+                std::fill_n(&lm_[z * planeSize], planeSize, 0.0f);
+                std::fill_n(&mm_[z * planeSize], planeSize, 0.0f);
+                return;
+            }
+            Fields hat;
+            hat.resize(planeSize);
+            inPlane_.filterAlongZ(z, planeSize, n.z, hat);
+            contractPlane(hat, int(z), n, delta2, deltaHat2);
         },
         1);
+}
+
+// L:M and M:M over plane z from its test-filtered fields (zero on the plane's outermost rows).
+void DynamicCoefficient::contractPlane(const Fields& hat, int z, const ivec3& n, float delta2, float deltaHat2) {
+    const auto interior = [&](int p, int axis) { return n[axis] < 2 || (p > 0 && p < n[axis] - 1); };
+    const size_t first = size_t(z) * size_t(n.x) * size_t(n.y);
+    for (int y = 0; y < n.y; ++y)
+        for (int x = 0; x < n.x; ++x) {
+            const size_t i = size_t(x) + size_t(n.x) * size_t(y), k = first + i;
+            if (!interior(x, 0) || !interior(y, 1)) {
+                lm_[k] = mm_[k] = 0.0f;
+                continue;
+            }
+            const SymmetricTensor l = deviatoric(hat.products[i] - outer(hat.velocity[i]));
+            const SymmetricTensor m =
+                (hat.smag[i] * delta2 - hat.strain[i] * (deltaHat2 * magnitude(hat.strain[i]))) * 2.0f;
+            lm_[k] = l.contract(m);
+            mm_[k] = m.contract(m);
+        }
 }
 
 float DynamicCoefficient::compute(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient,

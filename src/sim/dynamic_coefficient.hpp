@@ -9,6 +9,8 @@
 // model stays off.
 #include "core/uniform_grid.hpp"
 
+#include <vector>
+
 namespace vfx {
 
 // A symmetric 3x3 tensor's six components.
@@ -43,10 +45,23 @@ public:
     static constexpr int kLocalAveragingPasses = 2;
 
 private:
+    // The four fields the test filter acts on (u, u u, S and |S| S), over one plane or a grid.
+    struct Fields {
+        std::vector<vec3> velocity;
+        std::vector<SymmetricTensor> products, strain, smag;
+        void resize(size_t count);
+        // filter(this field's floats, out's floats from `offset` points on, floats per point).
+        template <class Filter>
+        void forEachInto(Fields& out, size_t offset, Filter&& filter) const;
+        // The [1/4 1/2 1/4] tent along z at plane z (planes of planeSize points, the end planes
+        // mirrored), into `out`.
+        void filterAlongZ(size_t z, size_t planeSize, int planes, Fields& out) const;
+    };
+    void fieldsOfPlane(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient, int z, Fields& raw) const;
     void germanoContractions(const UniformGrid<vec3>& velocity, const UniformGrid<mat3>& gradient, float filterWidth);
+    void contractPlane(const Fields& hat, int z, const ivec3& n, float delta2, float deltaHat2);
 
-    UniformGrid<vec3> velocityHat_, velocityTmp_;
-    UniformGrid<SymmetricTensor> products_, productsHat_, strain_, strainHat_, smag_, smagHat_, tmp_;
+    Fields inPlane_;                                       // the fields filtered along x and y
     UniformGrid<float> lm_, mm_, averaged_, averagedTmp_;  // L:M and M:M per grid point
 };
 
