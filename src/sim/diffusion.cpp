@@ -1,5 +1,7 @@
 #include "sim/diffusion.hpp"
 
+#include "core/parallel.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -115,8 +117,12 @@ void PseDiffusion::apply(Vortons& vortons, float viscosity, float dt, const std:
     const size_t n = vortons.size();
     const bool eddy = eddyViscosity.size() == n;
     if (n < 2 || (viscosity <= 0.0f && !eddy)) return;
+    // The cube roots in parallel (they are most of the cost), summed in index order.
+    spacing_.resize(n);
+    parallelForEach(
+        0, n, [&](size_t i) { spacing_[i] = vortons.spacing(i); }, 1024);
     double spacingSum = 0.0;
-    for (size_t i = 0; i < n; ++i) spacingSum += vortons.spacing(i);
+    for (float h : spacing_) spacingSum += h;
     const float eps = widthScale_ * float(spacingSum / double(n));
     lastWidth_ = eps;
     search_.build(vortons.position, kCutoff * eps, NeighbourSearch::Candidates::None);

@@ -43,6 +43,7 @@ private:
     float lastWidth_ = 0.0f;
     NeighbourSearch search_;
     std::vector<float> sumX_, sumY_, sumZ_;  // each vorton's exchange sum, in partition order
+    std::vector<float> spacing_;             // each vorton's spacing h = V^(1/3), in index order
 };
 
 }  // namespace vfx
