@@ -28,6 +28,8 @@ TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     EXPECT_EQ(game.fluid.maxSubsteps, 3);
     EXPECT_EQ(game.fluid.maxGridCells, 0);
     EXPECT_EQ(game.fluid.maxVortons, 9000);
+    EXPECT_TRUE(game.fluid.diffusionPerFrame);
+    EXPECT_EQ(game.fluid.diffusionInterval, 2);
     const Scene preview = parseScene(sceneWith({{"quality", "preview"}}), "preview");
     EXPECT_EQ(preview.fluid.maxGridCells, 8192);
     EXPECT_EQ(preview.fluid.maxVortons, 4500);
@@ -48,6 +50,7 @@ TEST(Quality, FilmIsTheDefaultCore) {
     EXPECT_EQ(film.gridCellsPerVorton, defaults.gridCellsPerVorton);
     EXPECT_EQ(film.maxGridCells, defaults.maxGridCells);
     EXPECT_EQ(film.diffusionPerFrame, defaults.diffusionPerFrame);
+    EXPECT_EQ(film.diffusionInterval, defaults.diffusionInterval);
     EXPECT_EQ(film.remeshFringeShare, defaults.remeshFringeShare);
 }
 

@@ -206,6 +206,12 @@ void addSourcesAndWalls(std::vector<ParamSpec>& t) {
     t.push_back(fluidParam(
         "diffusion_per_frame", &F::diffusionPerFrame,
         "Diffuse once per frame: the viscous and subgrid exchange runs at the frame's last sub-step over the whole frame's time (viscous splitting, Chorin 1973) instead of at every sub-step, so the sub-steps advection, stretching and buoyancy need do not each pay for it. The exchange is cycled within its explicit bound, (nu + nu_t) dt / eps^2 <= 1/4. The splitting error is of order nu times the frame's time; on the author's drop at the game level the fall at 5 s moved by 0.01%."));
+    t.push_back(
+        fluidParam(
+            "diffusion_interval", &F::diffusionInterval,
+            "Under diffusion_per_frame, the frames from one diffusion to the next, each diffusion over the time since the last (viscous splitting at a longer step, the exchange cycled within its explicit bound as before); from 2 on, a frame that remeshed passes its turn to the next, up to twice the interval, so the two costliest phases do not meet in one frame. Diffusion is the slowest process a frame steps: a viscous core widens by a spacing h in h^2 / (4 nu), 6 s at the game level's h on the author's drop at nu 0.01. 1 = every frame.")
+            .atLeast(1)
+            .atMost(8));
     t.push_back(fluidParam(
         "subgrid_model", &F::subgridModel,
         "Subgrid eddy viscosity nu_t = (C_s Delta)^2 D that drains the motion below what the vortons resolve. smagorinsky: D = |S| (Smagorinsky 1963), acts on every strain, laminar vortex cores included; vreman (Vreman 2004): zero in pure shear; wale (Nicoud & Ducros 1999): zero in pure shear, not in rotation; sigma (Nicoud et al. 2011): zero in pure shear, solid rotation, any two-component flow and isotropic expansion; dynamic (the default): Smagorinsky with Germano's coefficient (Germano et al. 1991, Lilly 1992), found each sub-step by test-filtering the grid flow, which stays near zero where the resolved scales pass no energy down (laminar vortex rings keep their energy) and never exceeds subgrid_coefficient; dynamic_local: the same coefficient averaged over each grid point's neighbourhood instead of the whole flow (Zang et al. 1993), which drains a cascade wherever it runs but also sees a ring's under-resolved core (the thin ring loses 11% of its energy in 3 s); none: no model. Each algebraic model's constant is scaled from subgrid_coefficient by its authors' calibration on isotropic turbulence."));

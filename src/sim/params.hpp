@@ -126,6 +126,8 @@ struct FluidParams {
     bool diffusion = true;
     // Diffusion (viscous and subgrid) once per frame, over the frame's time, at its last sub-step.
     bool diffusionPerFrame = false;
+    // Under diffusionPerFrame, frames between diffusions, each over the time since the last (1 = every frame).
+    int diffusionInterval = 1;
     // Subgrid eddy-viscosity model (sim/subgrid_model.hpp).
     SubgridModel subgridModel = SubgridModel::Dynamic;
     // Strength of the subgrid model as a Smagorinsky-equivalent C_s (0 = none; Lilly's 0.17).

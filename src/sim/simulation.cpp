@@ -68,6 +68,8 @@ void Simulation::reset() {
     remeshCount_ = 0;
     strainSinceRemesh_ = 0.0f;
     spreadSinceRemesh_ = 0.0f;
+    undiffused_ = 0.0f;
+    framesSinceDiffusion_ = 0;
     remeshSpacing_ = 0.0f;
     work_->wallSources.clear();
     remeshBaseCount_ = 0;
@@ -147,7 +149,8 @@ void Simulation::step(float frameDt) {
     int taken = 0;
     arena_->execute([&] {
         float remaining = frameDt;
-        float undiffused = 0.0f;  // s of this frame's sub-steps not yet diffused (diffusion_per_frame)
+        ++framesSinceDiffusion_;
+        const long remeshesBefore = remeshCount_;
         for (bool last = false; !last; ++taken) {
             if (remeshDue()) runPhase(Phase::Remesh, [&] { remesh(); });
             runPhase(Phase::Grid, [&] { updateGrid(); });
@@ -156,10 +159,13 @@ void Simulation::step(float frameDt) {
             last = stepsLeft == 1;
             const float dt = last ? remaining : remaining / float(stepsLeft);
             remaining -= dt;
-            undiffused += dt;
-            const bool diffuseNow = last || !fluid_.diffusionPerFrame;
-            substep(dt, diffuseNow ? undiffused : 0.0f);
-            if (diffuseNow) undiffused = 0.0f;
+            undiffused_ += dt;
+            const bool diffuseNow = !fluid_.diffusionPerFrame || (last && diffusionDue(remeshCount_ != remeshesBefore));
+            substep(dt, diffuseNow ? undiffused_ : 0.0f);
+            if (diffuseNow) {
+                undiffused_ = 0.0f;
+                framesSinceDiffusion_ = 0;
+            }
         }
     });
     ++stepCount_;
@@ -226,6 +232,15 @@ void Simulation::fitVortonsToLevel() {
     const bool firstRemesh = !(remeshSpacing_ > 0.0f);
     const bool budgetCuts = firstRemesh && fluid_.vortonBudget > 0.0f && fluid_.vortonBudget < 1.0f;
     if (aboveVortonCap() || budgetCuts) arena_->execute([&] { remesh(); });
+}
+
+// Under diffusion_per_frame, whether this frame (at its last sub-step) diffuses: every
+// diffusion_interval-th frame. With an interval of 2 or more, a frame that remeshed passes its
+// turn to the next, up to twice the interval, so the two costliest phases do not meet in one frame.
+bool Simulation::diffusionDue(bool remeshedThisFrame) const {
+    const int interval = fluid_.diffusionInterval;
+    if (framesSinceDiffusion_ < interval) return false;
+    return interval == 1 || !remeshedThisFrame || framesSinceDiffusion_ >= 2 * interval;
 }
 
 bool Simulation::aboveVortonCap() const { return fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons); }

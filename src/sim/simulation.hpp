@@ -142,6 +142,7 @@ private:
     // diffusionDt: the time to diffuse over in this sub-step (its own dt, the frame's at the last
     // sub-step under diffusion_per_frame, 0 on the others).
     void substep(float dt, float diffusionDt);
+    bool diffusionDue(bool remeshedThisFrame) const;
     int substepsFor(float remaining, int taken) const;
     bool remeshDue() const;
     bool aboveVortonCap() const;  // more vortons than fluid.max_vortons
@@ -188,6 +189,8 @@ private:
     long substepCount_ = 0;  // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
     float strainSinceRemesh_ = 0.0f;  // integral of max|S| dt since the last remesh
+    float undiffused_ = 0.0f;         // s of sub-steps not yet diffused (diffusion_per_frame)
+    int framesSinceDiffusion_ = 0;    // frames whose time undiffused_ holds
     float spreadSinceRemesh_ = 0.0f;  // integral of 4 nu / h^2 dt since the last remesh
     float remeshSpacing_ = 0.0f;      // lattice spacing, set at the first remesh
     size_t remeshBaseCount_ = 0;      // vortons before the first remesh (the budget's unit)
