@@ -471,20 +471,38 @@ void Remesher::mergeDropped() {
 }
 
 std::vector<std::pair<float, size_t>> Remesher::rankBySignificance(size_t cap) const {
-    float maxStrength = 0.0f, maxMass = 0.0f;
-    std::vector<size_t> kept;
-    forEachSpannedNode(0, rowCount(), [&](size_t k) {
-        if (!keeps(nodes_[k])) return;
-        kept.push_back(k);
-        maxStrength = std::max(maxStrength, glm::length(nodes_[k].strength));
-        maxMass = std::max(maxMass, std::abs(nodes_[k].mass));
-    });
-    std::vector<std::pair<float, size_t>> ranked;
-    ranked.reserve(kept.size());
-    for (size_t k : kept)
-        ranked.emplace_back(std::max(maxStrength > 0.0f ? glm::length(nodes_[k].strength) / maxStrength : 0.0f,
-                                     maxMass > 0.0f ? std::abs(nodes_[k].mass) / maxMass : 0.0f),
-                            k);
+    // The kept nodes in lattice order, each plane filling its own run (keptBefore_ is current:
+    // every pass that changes what is kept recounts).
+    std::vector<std::pair<float, size_t>> ranked(keptBefore_.back());
+    const size_t rows = rowsPerPlane();
+    parallelForEach(
+        0, size_t(lattice_.dims.z),
+        [&](size_t p) {
+            size_t slot = keptBefore_[p];
+            forEachSpannedNode(p * rows, (p + 1) * rows, [&](size_t k) {
+                if (keeps(nodes_[k])) ranked[slot++] = {0.0f, k};
+            });
+        },
+        1);
+    const glm::vec2 largest = deterministicReduce<glm::vec2>(
+        ranked.size(), glm::vec2(0.0f),
+        [&](size_t b, size_t e) {
+            glm::vec2 m(0.0f);
+            for (size_t j = b; j < e; ++j) {
+                const Node& node = nodes_[ranked[j].second];
+                m = glm::max(m, glm::vec2(glm::length(node.strength), std::abs(node.mass)));
+            }
+            return m;
+        },
+        [](glm::vec2 x, glm::vec2 y) { return glm::max(x, y); }, 4096);
+    parallelForEach(
+        0, ranked.size(),
+        [&](size_t j) {
+            const Node& node = nodes_[ranked[j].second];
+            ranked[j].first = std::max(largest.x > 0.0f ? glm::length(node.strength) / largest.x : 0.0f,
+                                       largest.y > 0.0f ? std::abs(node.mass) / largest.y : 0.0f);
+        },
+        4096);
     if (cap < ranked.size())
         std::nth_element(ranked.begin(), ranked.begin() + ptrdiff_t(cap), ranked.end(),
                          [](const auto& a, const auto& b) {
