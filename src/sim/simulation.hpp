@@ -139,8 +139,8 @@ private:
     template <typename F>
     void runPhase(Phase phase, F&& body);
     void checkFinite(Phase phase) const;
-    // diffusionDt: the time to diffuse over in this sub-step (its own dt, the frame's at the last
-    // sub-step under diffusion_per_frame, 0 on the others).
+    // diffusionDt: the time to diffuse over in this sub-step (its own dt; under diffusion_per_frame
+    // the time since the last diffusion at the last sub-step of a diffusing frame, 0 on the others).
     void substep(float dt, float diffusionDt);
     bool diffusionDue(bool remeshedThisFrame) const;
     int substepsFor(float remaining, int taken) const;
