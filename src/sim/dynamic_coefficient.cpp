@@ -15,58 +15,8 @@ void tentRow(const float* lo, const float* mid, const float* hi, float* out, siz
     for (size_t i = 0; i < count; ++i) out[i] = lo[i] * 0.25f + mid[i] * 0.5f + hi[i] * 0.25f;
 }
 
-// [1/4 1/2 1/4] along one axis, the end points mirrored (a flat axis is left alone). A value is
-// `width` floats (a vec3 3, a symmetric tensor 6), filtered component by component, a row of x
-// at a time so that the loops run over contiguous floats.
-template <typename T>
-void tentAlong(const UniformGrid<T>& in, UniformGrid<T>& out, int axis) {
-    static_assert(sizeof(T) % sizeof(float) == 0, "a grid of floats");
-    constexpr size_t width = sizeof(T) / sizeof(float);
-    const GridShape& s = in.shape();
-    out.reshape(s);
-    const ivec3 n = s.points;
-    if (n[axis] < 2) {
-        out.values() = in.values();
-        return;
-    }
-    const float* source = reinterpret_cast<const float*>(in.values().data());
-    float* target = reinterpret_cast<float*>(out.values().data());
-    const size_t rowFloats = size_t(n.x) * width;
-    const size_t stride = (axis == 1 ? size_t(n.x) : size_t(n.x) * size_t(n.y)) * width;
-    const int last = n[axis] - 1;
-    parallelForEach(
-        0, size_t(n.z),
-        [&](size_t zi) {
-            const int z = int(zi);
-            for (int y = 0; y < n.y; ++y) {
-                const size_t row = s.index(0, y, z) * width;
-                const float* mid = source + row;
-                float* o = target + row;
-                if (axis == 0) {
-                    const size_t end = size_t(last) * width;
-                    tentRow(mid + width, mid, mid + width, o, width);
-                    tentRow(mid, mid + width, mid + 2 * width, o + width, end - width);
-                    tentRow(mid + end - width, mid + end, mid + end - width, o + end, width);
-                    continue;
-                }
-                const int p = axis == 1 ? y : z;
-                const float* lo = p > 0 ? mid - stride : mid + stride;
-                const float* hi = p < last ? mid + stride : mid - stride;
-                tentRow(lo, mid, hi, o, rowFloats);
-            }
-        },
-        1);
-}
-
-template <typename T>
-void testFilter(const UniformGrid<T>& in, UniformGrid<T>& out, UniformGrid<T>& tmp) {
-    tentAlong(in, out, 0);
-    tentAlong(out, tmp, 1);
-    tentAlong(tmp, out, 2);
-}
-
 // [1/4 1/2 1/4] along x (axis 0) or y (axis 1) over one plane of n.x by n.y values of `width`
-// floats, the end points mirrored, as tentAlong does on that plane (a flat axis is copied).
+// floats, the end points mirrored (a flat axis is copied).
 void tentPlane(const float* in, float* out, size_t width, const ivec3& n, int axis) {
     const size_t rowFloats = size_t(n.x) * width;
     if (n[axis] < 2) {
@@ -88,6 +38,49 @@ void tentPlane(const float* in, float* out, size_t width, const ivec3& n, int ax
         const float* hi = y < last ? mid + rowFloats : mid - rowFloats;
         tentRow(lo, mid, hi, o, rowFloats);
     }
+}
+
+// [1/4 1/2 1/4] along z at plane z of `planes` planes of planeFloats floats each (the end
+// planes mirrored), into `out`: one plane's worth.
+void tentAcrossPlanes(const float* all, float* out, size_t planeFloats, size_t z, int planes) {
+    const float* mid = all + z * planeFloats;
+    if (planes < 2) {
+        std::copy(mid, mid + planeFloats, out);
+        return;
+    }
+    const float* lo = z > 0 ? mid - planeFloats : mid + planeFloats;
+    const float* hi = int(z) < planes - 1 ? mid + planeFloats : mid - planeFloats;
+    tentRow(lo, mid, hi, out, planeFloats);
+}
+
+// [1/4 1/2 1/4] along one axis, the end points mirrored (a flat axis is left alone). A value is
+// `width` floats (a vec3 3, a symmetric tensor 6), filtered component by component, a plane at a
+// time so that the loops run over contiguous floats.
+template <typename T>
+void tentAlong(const UniformGrid<T>& in, UniformGrid<T>& out, int axis) {
+    static_assert(sizeof(T) % sizeof(float) == 0, "a grid of floats");
+    constexpr size_t width = sizeof(T) / sizeof(float);
+    out.reshape(in.shape());
+    const ivec3 n = in.shape().points;
+    const float* source = reinterpret_cast<const float*>(in.values().data());
+    float* target = reinterpret_cast<float*>(out.values().data());
+    const size_t planeFloats = size_t(n.x) * size_t(n.y) * width;
+    parallelForEach(
+        0, size_t(n.z),
+        [&](size_t z) {
+            if (axis < 2)
+                tentPlane(source + z * planeFloats, target + z * planeFloats, width, n, axis);
+            else
+                tentAcrossPlanes(source, target + z * planeFloats, planeFloats, z, n.z);
+        },
+        1);
+}
+
+template <typename T>
+void testFilter(const UniformGrid<T>& in, UniformGrid<T>& out, UniformGrid<T>& tmp) {
+    tentAlong(in, out, 0);
+    tentAlong(out, tmp, 1);
+    tentAlong(tmp, out, 2);
 }
 
 SymmetricTensor strainOf(const mat3& g) {
@@ -130,17 +123,8 @@ void DynamicCoefficient::Fields::forEachInto(Fields& out, size_t offset, Filter&
 
 void DynamicCoefficient::Fields::filterAlongZ(size_t z, size_t planeSize, int planes, Fields& out) const {
     const auto along = [&](const auto& field, auto& into, size_t width) {
-        const float* all = reinterpret_cast<const float*>(field.data());
-        float* o = reinterpret_cast<float*>(into.data());
-        const size_t floats = planeSize * width;
-        const float* mid = all + z * floats;
-        if (planes < 2) {
-            std::copy(mid, mid + floats, o);
-            return;
-        }
-        const float* lo = z > 0 ? mid - floats : mid + floats;
-        const float* hi = int(z) < planes - 1 ? mid + floats : mid - floats;
-        tentRow(lo, mid, hi, o, floats);
+        tentAcrossPlanes(reinterpret_cast<const float*>(field.data()), reinterpret_cast<float*>(into.data()),
+                         planeSize * width, z, planes);
     };
     along(velocity, out.velocity, 3);
     along(products, out.products, 6);
