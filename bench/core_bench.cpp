@@ -13,6 +13,10 @@
 //  BM_PseDiffusion     one PSE diffusion pass.
 //  BM_Remesh           one M4' remesh of the warmed-up drop onto its own mean spacing.
 //  BM_VorticityRelaxation  fluid.vorticity_relaxation's pass: turn toward curl u, restore totals.
+//  BM_Stretching       the stretching phase's explicit pass (transpose scheme, two-step rule) at the
+//                      vortons, from grad u looked up on the step's grid.
+//  BM_TracerAdvection  the tracers' pass of the advection phase (lookup in the packed velocity and
+//                      density grid, three-step rule) for 32k and 256k tracers in the drop.
 //
 // All wall-clock (UseRealTime), in ms. The default run takes well under 2 minutes; narrow it
 // with --benchmark_filter (e.g. 'DyeDropStep.*vortons:16384').
@@ -21,7 +25,10 @@
 #include "sim/dynamic_coefficient.hpp"
 #include "sim/params.hpp"
 #include "sim/remesh.hpp"
+#include "sim/grid_lookups.hpp"
 #include "sim/simulation.hpp"
+#include "sim/stretching.hpp"
+#include "sim/tracer_advection.hpp"
 #include "sim/velocity_solver.hpp"
 #include "sim/vorticity_relaxation.hpp"
 #include "../tests/test_helpers.hpp"
@@ -265,6 +272,50 @@ void BM_DynamicCoefficientLocal(benchmark::State& state) {
     state.counters["grid_points"] = double(sim.velocityGrid().size());
 }
 
+// Stretching costs the same whatever the rates: the drop's own gradient after a few steps.
+void BM_Stretching(benchmark::State& state) {
+    Simulation sim;
+    buildDyeDrop(sim, size_t(state.range(0)), 0);
+    warmUp(sim, 3);
+    tbb::task_arena arena(int(state.range(1)));
+    std::vector<mat3> gradient;
+    interpolateAtPoints(sim.jacobianGrid(), sim.vortons().position, gradient);
+    const std::vector<PotentialFlow> noBodies;
+    const StretchingInputs in{gradient, noBodies, StretchingScheme::Transpose, StretchingIntegrator::Explicit,
+                              true,     false};
+    Vortons v = sim.vortons();
+    MotionHistory history;
+    for (auto _ : state) {
+        arena.execute([&] { stretchVortons(in, v, history, kDt); });
+        benchmark::DoNotOptimize(v.vorticity.data());
+    }
+}
+
+// The tracers move out and back (dt, then -dt) so they stay inside the drop's grid whatever the
+// iteration count; every pass is a full lookup and three-step move.
+void BM_TracerAdvection(benchmark::State& state) {
+    Simulation sim;
+    buildDyeDrop(sim, 4096, 0);
+    warmUp(sim, 3);
+    tbb::task_arena arena(int(state.range(1)));
+    UniformGrid<FlowAndDensity> packed(sim.velocityGrid().shape());
+    for (size_t k = 0; k < packed.size(); ++k) {
+        const vec3 u = sim.velocityGrid()[k];
+        packed[k] = FlowAndDensity{u.x, u.y, u.z, 0.0f};
+    }
+    Tracers tracers;
+    test::addTracerBall(tracers, vec3(0.0f, 1.0f, 0.0f), 0.5f, size_t(state.range(0)), 2);
+    std::vector<vec3> last(tracers.size(), vec3(0.0f)), before(tracers.size(), vec3(0.0f));
+    const StepWeights threeStep{5.0f / 3.0f, -5.0f / 6.0f, 1.0f / 6.0f};
+    float dt = kDt;
+    for (auto _ : state) {
+        arena.execute([&] { advanceTracersTwoStep(packed, threeStep, dt, tracers, last, &before); });
+        dt = -dt;
+        benchmark::DoNotOptimize(tracers.position.data());
+    }
+    state.counters["grid_points"] = double(packed.size());
+}
+
 void sizeThreadArgs(benchmark::internal::Benchmark* b, std::initializer_list<long> sizes) {
     b->ArgNames({"vortons", "threads"});
     for (long n : sizes)
@@ -322,6 +373,16 @@ BENCHMARK(BM_Remesh)->Apply(phaseCases);
 BENCHMARK(BM_VorticityRelaxation)->Apply(phaseCases);
 BENCHMARK(BM_DynamicCoefficient)->Apply(phaseCases);
 BENCHMARK(BM_DynamicCoefficientLocal)->Apply(phaseCases);
+BENCHMARK(BM_Stretching)->Apply(phaseCases);
+BENCHMARK(BM_TracerAdvection)
+    ->Apply([](benchmark::internal::Benchmark* b) {
+        b->ArgNames({"tracers", "threads"});
+        for (long n : {32768L, 262144L})
+            for (long threads : {1L, 2L}) b->Args({n, threads});
+    })
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.2);
 
 }  // namespace
 }  // namespace vfx
