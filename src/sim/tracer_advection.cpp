@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace vfx {
 namespace {
@@ -37,10 +38,13 @@ VFX_SIMD_KERNEL void advanceBlock(const TracerPass& pass, size_t first, size_t c
         if (pass.pushed) now += pass.pushed[i];
         vec3 moved = pass.weights.current * now + pass.weights.previous * pass.last[i];
         if (pass.before) {
+            // u_n-2 is read for the last time: its slot takes u_n, and the caller swaps the two
+            // arrays, so u_n-1 stays where it is instead of being copied.
             moved += pass.weights.beforePrevious * pass.before[i];
-            pass.before[i] = pass.last[i];
+            pass.before[i] = now;
+        } else {
+            pass.last[i] = now;
         }
-        pass.last[i] = now;
         pass.density[i] = found[3];
         pass.velocity[i] = moved;
         pass.position[i] = vec3(p.x[l], p.y[l], p.z[l]) + pass.dt * moved;
@@ -116,6 +120,7 @@ void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeight
                            const std::vector<vec3>* pushed) {
     checkTracerHistory(tracers.size(), lastVelocity, velocityBefore, pushed);
     advanceTracersInBlocks(packed, weights, dt, tracers, lastVelocity, velocityBefore, pushed, advanceBlock);
+    if (velocityBefore) std::swap(lastVelocity, *velocityBefore);  // u_n into lastVelocity, u_n-1 before it
 }
 
 void advanceTracersByMidpoint(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt,
