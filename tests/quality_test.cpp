@@ -114,6 +114,25 @@ double densityMass(const Vortons& vortons) {
     return sum;
 }
 
+// The scene the demo opens is the budgeted fluid: the dye drop preset sets the game level, so its
+// remeshes hold the 4,096 vortons it was seeded with (vorton_budget 1) where the default core lets
+// them grow (past 10,000 within 100 steps at custom), and every step of 0.01 s is one sub-step.
+TEST(Quality, DefaultSceneRunsAtTheGameLevelAndHoldsItsVortons) {
+    const Scene scene = loadScene(std::string(VFX_SOURCE_DIR) + "/scenes/dye_drop.json");
+    EXPECT_EQ(scene.fluid.quality, Quality::Game);
+    Simulation sim;
+    buildSimulation(scene, sim);
+    const size_t seeded = sim.vortons().size();
+    size_t most = seeded;
+    for (int k = 0; k < 100; ++k) {
+        sim.step(scene.time.dt);
+        most = std::max(most, sim.vortons().size());
+        EXPECT_EQ(sim.lastSubsteps(), 1) << "step " << k;
+    }
+    EXPECT_GT(sim.remeshCount(), 0);
+    EXPECT_LE(most, seeded);
+}
+
 // A scene with more vortons than its level allows is remeshed as it loads, not in its first
 // frame: the count is within the level before any step, and the remesh keeps the mass of the
 // density deviation the scene was built with (to float rounding over the sums). The game level
