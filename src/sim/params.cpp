@@ -46,6 +46,10 @@ const std::vector<std::string>& EnumNames<Quality>::names() {
     static const std::vector<std::string> n{"custom", "preview", "game", "film"};
     return n;
 }
+const std::vector<std::string>& EnumNames<RemeshTrigger>::names() {
+    static const std::vector<std::string> n{"grid_strain", "lattice"};
+    return n;
+}
 const std::vector<std::string>& EnumNames<SubgridModel>::names() {
     static const std::vector<std::string> n{"none",  "smagorinsky", "vreman",       "wale",
                                             "sigma", "dynamic",     "dynamic_local"};
@@ -168,9 +172,12 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
     t.push_back(
         fluidParam(
             "remesh_strain", &F::remeshStrain,
-            "Strain the flow may accumulate, the integral of max|S| dt (S the strain rate) since the last remesh, before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; a remesh is also due once viscosity could have spread vorticity a lattice spacing h past the vortons (the integral of 4 nu / h^2 dt reaches 1) in a flow that has strained a tenth of this; 0 = never. VPM only. Nodes inside solids and outside containers are left out, and a vorton whose footprint a wall cuts deposits on the fluid side only, so mass and circulation stay exact.")
+            "Strain the flow may accumulate since the last remesh (remesh_trigger: the integral of max|S| dt, S the strain rate, or the stretch of the particles' lattice) before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; a remesh is also due once viscosity could have spread vorticity a lattice spacing h past the vortons (the integral of 4 nu / h^2 dt reaches 1) in a flow that has strained a tenth of this; 0 = never. VPM only. Nodes inside solids and outside containers are left out, and a vorton whose footprint a wall cuts deposits on the fluid side only, so mass and circulation stay exact.")
             .atLeast(0)
             .atMost(1000));
+    t.push_back(fluidParam(
+        "remesh_trigger", &F::remeshTrigger,
+        "What remesh_strain is compared with. grid_strain: the largest strain rate on the velocity grid, integrated since the last remesh. lattice: the logarithmic stretch of the lattice each vorton's neighbours form as the flow carries them (their offsets taken by the deformation gradient since the last remesh and reduced to the lattice's shortest basis), the largest over the vortons a remesh would keep (remesh_threshold); shear and the turning of a vortex core slide rows of particles past each other without opening gaps, so they do not count, and only stretching that pulls particles apart does: a laminar ring is remeshed about half as often and keeps more of its speed (docs/performance.md), at about 45 ns a vorton a sub-step on 2 threads."));
     t.push_back(
         fluidParam(
             "vorton_budget", &F::vortonBudget,

@@ -17,6 +17,7 @@ enum class StretchingScheme { Classic, Transpose, Mixed };
 enum class StretchingIntegrator { Explicit, Exponential };
 enum class AdvectionIntegrator { Explicit, Exponential, ThreeStep };
 enum class Quality { Custom, Preview, Game, Film };
+enum class RemeshTrigger { GridStrain, Lattice };
 enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma, Dynamic, DynamicLocal };
 
 template <>
@@ -53,6 +54,10 @@ struct EnumNames<AdvectionIntegrator> {
 };
 template <>
 struct EnumNames<Quality> {
+    static const std::vector<std::string>& names();
+};
+template <>
+struct EnumNames<RemeshTrigger> {
     static const std::vector<std::string>& names();
 };
 template <>
@@ -113,6 +118,9 @@ struct FluidParams {
     bool adamsBashforth = true;
     // Strain, integral of max|S| dt, after which vortons are remeshed (0 = never; vpm only).
     float remeshStrain = 1.0f;
+    // What remesh_strain measures: max|S| on the grid integrated in time, or the stretch of the
+    // lattice each vorton's neighbours form as the flow carries them (shear does not count).
+    RemeshTrigger remeshTrigger = RemeshTrigger::GridStrain;
     // Most vortons a remesh may make, times the count at the first remesh (0 = no limit).
     float vortonBudget = 2.5f;
     // Most vortons there may ever be (0 = no cap): a remesh past it keeps the strongest.

@@ -13,6 +13,7 @@
 #include "sim/param_declarations.hpp"
 #include "sim/particle_advection.hpp"
 #include "sim/quality.hpp"
+#include "sim/lattice_distortion.hpp"
 #include "sim/remesh.hpp"
 #include "sim/remesh_history.hpp"
 #include "sim/sph.hpp"
@@ -67,6 +68,8 @@ void Simulation::reset() {
     substepCount_ = 0;
     remeshCount_ = 0;
     strainSinceRemesh_ = 0.0f;
+    latticeStrain_ = 0.0f;
+    latticeMaps_.clear();
     spreadSinceRemesh_ = 0.0f;
     undiffused_ = 0.0f;
     framesSinceDiffusion_ = 0;
@@ -185,6 +188,7 @@ void Simulation::substep(float dt, float diffusionDt) {
         runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
     else
         work_->history.clearStretching();  // a later stretching step has no last rate
+    carryLatticeDistortion(dt);
     runPhase(Phase::Walls, [&] { computeWallFields(method); });
     runPhase(Phase::Density, [&] {
         computeDensityGradient();  // of the gather the velocity phase made
@@ -222,8 +226,26 @@ bool Simulation::remeshDue() const {
     if (vortons_.size() == 0) return false;
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     const bool vpm = method.method() == FluidMethod::Vpm;
-    return method.remeshDue(strainSinceRemesh_, fluid_) || (aboveVortonCap() && vpm) ||
-           (vpm && diffusionRemeshDue(spreadSinceRemesh_, strainSinceRemesh_, fluid_.remeshStrain));
+    return method.remeshDue(strainForRemesh(), fluid_) || (aboveVortonCap() && vpm) ||
+           (vpm && diffusionRemeshDue(spreadSinceRemesh_, strainForRemesh(), fluid_.remeshStrain));
+}
+
+float Simulation::strainForRemesh() const {
+    return fluid_.remeshTrigger == RemeshTrigger::Lattice ? latticeStrain_ : strainSinceRemesh_;
+}
+
+// Under the lattice trigger, each vorton's neighbourhood is carried through the sub-step in the
+// velocity gradient at it, before the vortons move.
+void Simulation::carryLatticeDistortion(float dt) {
+    if (fluid_.remeshTrigger != RemeshTrigger::Lattice || !fluidMethodStep(fluid_.method).mayRemesh(fluid_)) {
+        latticeMaps_.clear();
+        return;
+    }
+    // Vortons a remesh would leave out (below remesh_threshold of the largest) do not count.
+    runPhase(Phase::Remesh, [&] {
+        latticeStrain_ =
+            carryLatticeMaps(velocityGradientAtVortons(), vortons_, dt, fluid_.remeshThreshold, latticeMaps_);
+    });
 }
 
 void Simulation::fitVortonsToLevel() {
@@ -247,6 +269,8 @@ bool Simulation::aboveVortonCap() const { return fluid_.maxVortons > 0 && vorton
 
 void Simulation::remesh() {
     strainSinceRemesh_ = 0.0f;
+    latticeStrain_ = 0.0f;
+    latticeMaps_.clear();
     spreadSinceRemesh_ = 0.0f;
     if (!(remeshSpacing_ > 0.0f)) {
         // The lattice is set at the first remesh (the mean particle spacing), so later remeshes

@@ -145,6 +145,8 @@ private:
     bool diffusionDue(bool remeshedThisFrame) const;
     int substepsFor(float remaining, int taken) const;
     bool remeshDue() const;
+    float strainForRemesh() const;
+    void carryLatticeDistortion(float dt);
     bool aboveVortonCap() const;  // more vortons than fluid.max_vortons
     void remesh();
     void updateGrid();
@@ -189,6 +191,8 @@ private:
     long substepCount_ = 0;  // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
     float strainSinceRemesh_ = 0.0f;  // integral of max|S| dt since the last remesh
+    float latticeStrain_ = 0.0f;      // ln of the worst lattice stretch since it (sim/lattice_distortion.hpp)
+    std::vector<mat3> latticeMaps_;   // each vorton's deformation gradient since it
     float undiffused_ = 0.0f;         // s of sub-steps not yet diffused (diffusion_per_frame)
     int framesSinceDiffusion_ = 0;    // frames whose time undiffused_ holds
     float spreadSinceRemesh_ = 0.0f;  // integral of 4 nu / h^2 dt since the last remesh

@@ -15,10 +15,10 @@ void Simulation::prepareFirstFrame(float frameDt) {
     const auto state = [this] {
         return std::tie(vortons_, tracers_, bodies_, fluid_, appliedQuality_, work_->history, work_->lastSphPhase,
                         timers_, energyBudget_, lastStepMs_, stepCount_, time_, substepTime_, lastSubsteps_,
-                        substepCount_, remeshCount_, strainSinceRemesh_, spreadSinceRemesh_, undiffused_,
-                        framesSinceDiffusion_, remeshSpacing_, remeshBaseCount_, maxGridSpeed_, maxGridStrain_,
-                        maxGridStrainRate_, lastDynamicCoefficient_, gridShape_, velocityGrid_, jacobianGrid_,
-                        partition_, walls_, work_->eddyViscosity);
+                        substepCount_, remeshCount_, strainSinceRemesh_, latticeStrain_, latticeMaps_,
+                        spreadSinceRemesh_, undiffused_, framesSinceDiffusion_, remeshSpacing_, remeshBaseCount_,
+                        maxGridSpeed_, maxGridStrain_, maxGridStrainRate_, lastDynamicCoefficient_, gridShape_,
+                        velocityGrid_, jacobianGrid_, partition_, walls_, work_->eddyViscosity);
     };
     const auto before = std::apply([](const auto&... v) { return std::make_tuple(v...); }, state());
     try {
