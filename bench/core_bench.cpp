@@ -15,6 +15,8 @@
 //  BM_VorticityRelaxation  fluid.vorticity_relaxation's pass: turn toward curl u, restore totals.
 //  BM_Stretching       the stretching phase's explicit pass (transpose scheme, two-step rule) at the
 //                      vortons, from grad u looked up on the step's grid.
+//  BM_LatticeCarry     remesh_trigger lattice's pass: each vorton's deformation gradient carried by
+//                      exp(grad u dt) and its lattice reduced, the largest stretch found.
 //  BM_TracerAdvection  the tracers' pass of the advection phase (lookup in the packed velocity and
 //                      density grid, three-step rule) for 32k and 256k tracers in the drop.
 //
@@ -26,6 +28,7 @@
 #include "sim/params.hpp"
 #include "sim/remesh.hpp"
 #include "sim/grid_lookups.hpp"
+#include "sim/lattice_distortion.hpp"
 #include "sim/simulation.hpp"
 #include "sim/stretching.hpp"
 #include "sim/tracer_advection.hpp"
@@ -291,6 +294,24 @@ void BM_Stretching(benchmark::State& state) {
     }
 }
 
+// The gradient is the drop's at 1/30 s, so each sub-step's exponential takes a few squarings as in
+// a game frame; the maps carry on from call to call as they do between remeshes.
+void BM_LatticeCarry(benchmark::State& state) {
+    Simulation sim;
+    buildDyeDrop(sim, size_t(state.range(0)), 0);
+    warmUp(sim, 3);
+    tbb::task_arena arena(int(state.range(1)));
+    std::vector<mat3> gradient;
+    interpolateAtPoints(sim.jacobianGrid(), sim.vortons().position, gradient);
+    std::vector<mat3> maps;
+    for (auto _ : state) {
+        float strain = 0.0f;
+        arena.execute([&] { strain = carryLatticeMaps(gradient, sim.vortons(), 1.0f / 30.0f, 1e-3f, maps); });
+        benchmark::DoNotOptimize(strain);
+        if (strain > 3.0f) maps.clear();  // a remesh
+    }
+}
+
 // The tracers move out and back (dt, then -dt) so they stay inside the drop's grid whatever the
 // iteration count; every pass is a full lookup and three-step move.
 void BM_TracerAdvection(benchmark::State& state) {
@@ -374,6 +395,7 @@ BENCHMARK(BM_VorticityRelaxation)->Apply(phaseCases);
 BENCHMARK(BM_DynamicCoefficient)->Apply(phaseCases);
 BENCHMARK(BM_DynamicCoefficientLocal)->Apply(phaseCases);
 BENCHMARK(BM_Stretching)->Apply(phaseCases);
+BENCHMARK(BM_LatticeCarry)->Apply(phaseCases);
 BENCHMARK(BM_TracerAdvection)
     ->Apply([](benchmark::internal::Benchmark* b) {
         b->ArgNames({"tracers", "threads"});

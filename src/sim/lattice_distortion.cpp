@@ -16,6 +16,9 @@ constexpr int kMaxReductionSweeps = 32;
 constexpr float kExponentialScaledNorm = 0.25f;  // degree-4 remainder below 0.25^5/5! ~ 8e-6
 constexpr int kMaxSquarings = 40;
 constexpr size_t kVortonsPerChunk = 512;
+// A basis no edge of which is this long is left unreduced: reduction only shortens edges, so its
+// longest edge bounds the reduced one from above, and remeshes are due at stretches of e and more.
+constexpr float kLeastStretchReduced = 1.5f;
 
 float squaredLength(const vec3& v) { return glm::dot(v, v); }
 
@@ -112,7 +115,7 @@ float carryLatticeMaps(const std::vector<mat3>& velocityGradient, const Vortons&
             float m = 1.0f;
             for (size_t i = s; i < e; ++i) {
                 maps[i] = matrixExponential(velocityGradient[i] * dt) * maps[i];
-                reduceLatticeBasis(maps[i]);
+                if (longestEdge(maps[i]) > kLeastStretchReduced) reduceLatticeBasis(maps[i]);
                 if (significance.counts(vortons, i)) m = std::max(m, longestEdge(maps[i]));
             }
             return m;
