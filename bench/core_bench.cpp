@@ -275,14 +275,20 @@ void BM_DynamicCoefficientLocal(benchmark::State& state) {
     state.counters["grid_points"] = double(sim.velocityGrid().size());
 }
 
+// The velocity gradient at the vortons of the dye drop built in `sim` and stepped a few times.
+std::vector<mat3> gradientAtWarmedDrop(Simulation& sim, size_t vortons) {
+    buildDyeDrop(sim, vortons, 0);
+    warmUp(sim, 3);
+    std::vector<mat3> gradient;
+    interpolateAtPoints(sim.jacobianGrid(), sim.vortons().position, gradient);
+    return gradient;
+}
+
 // Stretching costs the same whatever the rates: the drop's own gradient after a few steps.
 void BM_Stretching(benchmark::State& state) {
     Simulation sim;
-    buildDyeDrop(sim, size_t(state.range(0)), 0);
-    warmUp(sim, 3);
+    const std::vector<mat3> gradient = gradientAtWarmedDrop(sim, size_t(state.range(0)));
     tbb::task_arena arena(int(state.range(1)));
-    std::vector<mat3> gradient;
-    interpolateAtPoints(sim.jacobianGrid(), sim.vortons().position, gradient);
     const std::vector<PotentialFlow> noBodies;
     const StretchingInputs in{gradient, noBodies, StretchingScheme::Transpose, StretchingIntegrator::Explicit,
                               true,     false};
@@ -298,11 +304,8 @@ void BM_Stretching(benchmark::State& state) {
 // a game frame; the maps carry on from call to call as they do between remeshes.
 void BM_LatticeCarry(benchmark::State& state) {
     Simulation sim;
-    buildDyeDrop(sim, size_t(state.range(0)), 0);
-    warmUp(sim, 3);
+    const std::vector<mat3> gradient = gradientAtWarmedDrop(sim, size_t(state.range(0)));
     tbb::task_arena arena(int(state.range(1)));
-    std::vector<mat3> gradient;
-    interpolateAtPoints(sim.jacobianGrid(), sim.vortons().position, gradient);
     std::vector<mat3> maps;
     for (auto _ : state) {
         float strain = 0.0f;

@@ -61,6 +61,21 @@ void expectEvolved(const State& s) {
     EXPECT_GT(maxTracerSpeed, 0.01f);
 }
 
+// The drop and bubble on 1 and on 2 threads, `configure` applied before `frames` frames of 1/30 s;
+// `remeshes` gets the (thread-independent) remesh count.
+template <typename Configure>
+void runOneAndTwoThreads(Configure configure, int frames, State (&states)[2], long& remeshes) {
+    for (int threads : {1, 2}) {
+        Simulation sim;
+        sim.setThreads(threads);
+        buildScene(sim, VelocitySolver::Tree, 2000);
+        configure(sim.fluid());
+        for (int k = 0; k < frames; ++k) sim.step(1.0f / 30.0f);
+        remeshes = sim.remeshCount();
+        states[threads - 1] = stateOf(sim);
+    }
+}
+
 TEST(Determinism, TreeSolverOneAndTwoThreadsBitwiseEqual) {
     const State one = run(1, VelocitySolver::Tree, 3000, 20);
     const State two = run(2, VelocitySolver::Tree, 3000, 20);
@@ -108,16 +123,12 @@ TEST(Determinism, SubstepsRemeshingAndBaroclinicFormsOneAndTwoThreadsBitwiseEqua
 TEST(Determinism, ExponentialIntegratorsOneAndTwoThreadsBitwiseEqual) {
     State states[2];
     long remeshes = 0;
-    for (int threads : {1, 2}) {
-        Simulation sim;
-        sim.setThreads(threads);
-        buildScene(sim, VelocitySolver::Tree, 2000);
-        sim.fluid().advectionIntegrator = AdvectionIntegrator::Exponential;
-        sim.fluid().stretchingIntegrator = StretchingIntegrator::Exponential;
-        for (int k = 0; k < 12; ++k) sim.step(1.0f / 30.0f);
-        remeshes = sim.remeshCount();
-        states[threads - 1] = stateOf(sim);
-    }
+    runOneAndTwoThreads(
+        [](FluidParams& fluid) {
+            fluid.advectionIntegrator = AdvectionIntegrator::Exponential;
+            fluid.stretchingIntegrator = StretchingIntegrator::Exponential;
+        },
+        12, states, remeshes);
     EXPECT_GT(remeshes, 0);
     expectEvolved(states[0]);
     expectIdentical(states[0], states[1]);
@@ -154,16 +165,12 @@ TEST(Determinism, GameLevelFramesOneAndTwoThreadsBitwiseEqual) {
 TEST(Determinism, LatticeRemeshTriggerOneAndTwoThreadsBitwiseEqual) {
     State states[2];
     long remeshes = 0;
-    for (int threads : {1, 2}) {
-        Simulation sim;
-        sim.setThreads(threads);
-        buildScene(sim, VelocitySolver::Tree, 2000);
-        sim.fluid().quality = Quality::Game;
-        sim.fluid().remeshTrigger = RemeshTrigger::Lattice;
-        for (int k = 0; k < 30; ++k) sim.step(1.0f / 30.0f);
-        remeshes = sim.remeshCount();
-        states[threads - 1] = stateOf(sim);
-    }
+    runOneAndTwoThreads(
+        [](FluidParams& fluid) {
+            fluid.quality = Quality::Game;
+            fluid.remeshTrigger = RemeshTrigger::Lattice;
+        },
+        30, states, remeshes);
     std::cout << "remeshes: " << remeshes << "\n";
     EXPECT_GT(remeshes, 0);
     expectEvolved(states[0]);

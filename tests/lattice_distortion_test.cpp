@@ -3,6 +3,7 @@
 // leaves no strain, uniform extension at rate e for t gives exactly e t, and simple shear only
 // the offset of its last row; in a simulation a laminar ring, whose core shears and turns, is
 // remeshed less often than under the grid's strain integral.
+#include "core/matrix_exponential.hpp"
 #include "scene/scene.hpp"
 #include "sim/lattice_distortion.hpp"
 #include "sim/particles.hpp"

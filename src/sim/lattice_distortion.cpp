@@ -13,8 +13,6 @@ namespace vfx {
 namespace {
 
 constexpr int kMaxReductionSweeps = 32;
-constexpr float kExponentialScaledNorm = 0.25f;  // degree-4 remainder below 0.25^5/5! ~ 8e-6
-constexpr int kMaxSquarings = 40;
 constexpr size_t kVortonsPerChunk = 512;
 // A basis no edge of which is this long is left unreduced: reduction only shortens edges, so its
 // longest edge bounds the reduced one from above, and remeshes are due at stretches of e and more.
@@ -88,22 +86,6 @@ void reduceLatticeBasis(mat3& basis) {
     }
 }
 
-mat3 matrixExponential(const mat3& a) {
-    const float norm = frobeniusNorm(a);
-    if (!(norm < 1e6f)) return mat3(1.0f) + a;  // not finite: let the caller's checks see it
-    int squarings = 0;
-    float scale = 1.0f;
-    while (norm * scale > kExponentialScaledNorm && squarings < kMaxSquarings) {
-        scale *= 0.5f;
-        ++squarings;
-    }
-    const mat3 b = a * scale;
-    const mat3 b2 = b * b;
-    mat3 e = mat3(1.0f) + b + b2 * (1.0f / 2.0f) + (b2 * b) * (1.0f / 6.0f) + (b2 * b2) * (1.0f / 24.0f);
-    for (int s = 0; s < squarings; ++s) e = e * e;
-    return e;
-}
-
 float carryLatticeMaps(const std::vector<mat3>& velocityGradient, const Vortons& vortons, float dt, float share,
                        std::vector<mat3>& maps) {
     if (maps.size() > velocityGradient.size()) maps.clear();  // not the same vortons: start over
@@ -115,8 +97,12 @@ float carryLatticeMaps(const std::vector<mat3>& velocityGradient, const Vortons&
             float m = 1.0f;
             for (size_t i = s; i < e; ++i) {
                 maps[i] = matrixExponential(velocityGradient[i] * dt) * maps[i];
-                if (longestEdge(maps[i]) > kLeastStretchReduced) reduceLatticeBasis(maps[i]);
-                if (significance.counts(vortons, i)) m = std::max(m, longestEdge(maps[i]));
+                float edge = longestEdge(maps[i]);
+                if (edge > kLeastStretchReduced) {
+                    reduceLatticeBasis(maps[i]);
+                    edge = longestEdge(maps[i]);
+                }
+                if (significance.counts(vortons, i)) m = std::max(m, edge);
             }
             return m;
         },

@@ -19,10 +19,6 @@ struct Vortons;
 // basis within rounding of Minkowski's shortest.
 void reduceLatticeBasis(mat3& basis);
 
-// exp(a) by scaling and squaring a degree-4 Taylor polynomial (Higham, "Functions of Matrices",
-// 2008, ch. 10): a rotation stays a rotation whatever |a|.
-mat3 matrixExponential(const mat3& a);
-
 // Advances each vorton's reduced lattice basis over a sub-step dt in the velocity gradient at it
 // (F <- exp(grad u dt) F, then reduced; vortons added since the last call start from the
 // identity) and returns ln of the longest reduced edge over the vortons whose vorticity or

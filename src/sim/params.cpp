@@ -177,7 +177,7 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
             .atMost(1000));
     t.push_back(fluidParam(
         "remesh_trigger", &F::remeshTrigger,
-        "What remesh_strain is compared with. grid_strain: the largest strain rate on the velocity grid, integrated since the last remesh. lattice: the logarithmic stretch of the lattice each vorton's neighbours form as the flow carries them (their offsets taken by the deformation gradient since the last remesh and reduced to the lattice's shortest basis), the largest over the vortons a remesh would keep (remesh_threshold); shear and the turning of a vortex core slide rows of particles past each other without opening gaps, so they do not count, and only stretching that pulls particles apart does: a laminar ring is remeshed about half as often and keeps more of its speed (docs/performance.md), at about 40 ns a vorton a sub-step on 2 threads."));
+        "What remesh_strain is compared with. grid_strain: the largest strain rate on the velocity grid, integrated since the last remesh. lattice: the logarithmic stretch of the lattice each vorton's neighbours form as the flow carries them (their offsets taken by the deformation gradient since the last remesh and reduced to the lattice's shortest basis), the largest over the vortons a remesh would keep (remesh_threshold); shear and the turning of a vortex core slide rows of particles past each other without opening gaps, so they do not count, and only stretching that pulls particles apart does: a laminar ring is remeshed about half as often and keeps more of its speed (docs/performance.md), at 35-50 ns a vorton a sub-step on 2 threads."));
     t.push_back(
         fluidParam(
             "vorton_budget", &F::vortonBudget,
