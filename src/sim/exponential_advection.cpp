@@ -92,9 +92,14 @@ VFX_LANES_INLINE Lanes3 linearFlowDisplacement(const LaneMatrix& a, const Lanes3
 vec3 moveOne(const ExponentialMoveInputs& in, size_t i, vec3& previous) {
     const mat3& j = in.gradient[i];
     const vec3 now = in.now[i];
-    const vec3 change = in.readsChange(i)
-                            ? (now - vfx::exponentialTimes(j * in.previousDt, previous)) * (1.0f / in.previousDt)
-                            : vec3(0.0f);
+    vec3 change(0.0f);
+    if (in.readsChange(i)) {
+        change = (now - vfx::exponentialTimes(j * in.previousDt, previous)) * (1.0f / in.previousDt);
+        if (in.eulerianChange) {
+            const vec3 g = (*in.eulerianChange)[i];
+            change -= vfx::linearFlowDisplacement(j, g, vec3(0.0f), in.previousDt) * (1.0f / in.previousDt) - g;
+        }
+    }
     previous = now;
     return vfx::linearFlowDisplacement(j, now, change, in.dt) * (1.0f / in.dt);
 }
@@ -103,7 +108,7 @@ VFX_SIMD_KERNEL void moveBlock(const ExponentialMoveInputs& in, size_t first, st
                                std::vector<vec3>& velocity) {
     const size_t n = in.now.size(), count = std::min(kWidth, n - first);
     LaneMatrix j;
-    Lanes3 now, last;
+    Lanes3 now, last, eulerian{Lanes{}, Lanes{}, Lanes{}};
     Lanes twoStep{};
     for (size_t l = 0; l < kWidth; ++l) {
         const size_t i = first + std::min(l, count - 1);  // lanes past the last vorton repeat it
@@ -112,6 +117,10 @@ VFX_SIMD_KERNEL void moveBlock(const ExponentialMoveInputs& in, size_t first, st
         now.x[l] = in.now[i].x, now.y[l] = in.now[i].y, now.z[l] = in.now[i].z;
         last.x[l] = previous[i].x, last.y[l] = previous[i].y, last.z[l] = previous[i].z;
         twoStep[l] = in.readsChange(i) ? 1.0f : 0.0f;
+        if (in.eulerianChange) {
+            const vec3 g = (*in.eulerianChange)[i];
+            eulerian.x[l] = g.x, eulerian.y[l] = g.y, eulerian.z[l] = g.z;
+        }
     }
     const LaneMatrix back = scaled(j, in.previousDt), ahead = scaled(j, in.dt);
     const float backNorm = widestNorm(back), aheadNorm = widestNorm(ahead);
@@ -123,7 +132,14 @@ VFX_SIMD_KERNEL void moveBlock(const ExponentialMoveInputs& in, size_t first, st
     if (in.previousDt > 0.0f) {
         const Lanes3 carried = exponentialTimes(back, last, piecesFor(backNorm));
         const Lanes rate = lanes::splat(1.0f / in.previousDt);
-        const Lanes3 found{(now.x - carried.x) * rate, (now.y - carried.y) * rate, (now.z - carried.z) * rate};
+        Lanes3 found{(now.x - carried.x) * rate, (now.y - carried.y) * rate, (now.z - carried.z) * rate};
+        if (in.eulerianChange) {
+            // What a flow changing by g at fixed points would leave in that read: phi1(J h) g.
+            const Lanes3 expected =
+                linearFlowDisplacement(back, eulerian, Lanes3{Lanes{}, Lanes{}, Lanes{}}, piecesFor(backNorm));
+            found = {found.x - (expected.x - eulerian.x), found.y - (expected.y - eulerian.y),
+                     found.z - (expected.z - eulerian.z)};
+        }
         change = {twoStep > 0.5f ? found.x : Lanes{}, twoStep > 0.5f ? found.y : Lanes{},
                   twoStep > 0.5f ? found.z : Lanes{}};
     }

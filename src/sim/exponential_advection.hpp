@@ -18,6 +18,9 @@ struct ExponentialMoveInputs {
     bool twoStep = false;                 // the vortons have last velocities to read the flow's change from
     float previousDt = 0.0f;              // the last sub-step, s
     float dt = 0.0f;                      // this sub-step, s
+    // The grid flow's change in time at each vorton's place over the last sub-step, m/s^2 (null:
+    // none): it removes the drift bias of the change read from the vorton's last velocity.
+    const std::vector<vec3>* eulerianChange = nullptr;
 
     // Whether vorton i reads the flow's change from its last velocity: not if a wall moved it.
     bool readsChange(size_t i) const { return twoStep && !(hitWall.size() == now.size() && hitWall[i] != 0u); }

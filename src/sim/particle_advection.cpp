@@ -105,11 +105,12 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
     // The grid's velocity at every vorton, and what moving bodies push aside there, looked up for
     // all of them at once.
     std::vector<vec3>& gridFlow = flowAtVortons_;
+    const bool exponential = velocity.vortex && flow.gradientAtVortons;
     if (velocity.vortex) {
         interpolateAtPoints(flow.velocity, vortons.position, gridFlow);
+        if (exponential) readEulerianChange(flow, vortons, history.dt);
         addPotentialFlowVelocities(flow.pushed, vortons.position, gridFlow);
     }
-    const bool exponential = velocity.vortex && flow.gradientAtVortons;
     if (exponential) moveExponentially(flow, vortons, history, w, dt);
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
     parallelForEachStable(
@@ -140,8 +141,28 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
 void GridFlowAdvection::moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history,
                                           StepWeights w, float dt) {
     const std::vector<vec3>& now = flowAtVortons_;
-    exponentialMoveVelocities({now, *flow.gradientAtVortons, vortons.hitWall, w.twoStep(), history.dt, dt},
-                              history.vortonVelocity, exponentialVelocity_);
+    ExponentialMoveInputs in{now, *flow.gradientAtVortons, vortons.hitWall, w.twoStep(), history.dt, dt};
+    if (!eulerianChange_.empty()) in.eulerianChange = &eulerianChange_;
+    exponentialMoveVelocities(in, history.vortonVelocity, exponentialVelocity_);
+}
+
+// How the grid's flow changed in time at each vorton's place over the last sub-step, (u_n(x) -
+// u_n-1(x)) / dt_n-1, from this sub-step's grid velocity at the vortons (flowAtVortons_, before the
+// bodies' flows are added) and the last sub-step's grid; zero where x was outside that grid.
+void GridFlowAdvection::readEulerianChange(const StepFlow& flow, const Vortons& vortons, float previousDt) {
+    eulerianChange_.clear();
+    if (!flow.previousVelocity || flow.previousVelocity->size() == 0 || !(previousDt > 0.0f)) return;
+    const UniformGrid<vec3>& previous = *flow.previousVelocity;
+    interpolateAtPoints(previous, vortons.position, previousFlowAtVortons_);
+    eulerianChange_.resize(vortons.size());
+    const float rate = 1.0f / previousDt;
+    parallelForEach(
+        0, vortons.size(),
+        [&](size_t i) {
+            const bool inside = previous.shape().encloses(vortons.position[i]);
+            eulerianChange_[i] = inside ? (flowAtVortons_[i] - previousFlowAtVortons_[i]) * rate : vec3(0.0f);
+        },
+        4096);
 }
 
 }  // namespace vfx

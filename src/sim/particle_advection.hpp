@@ -26,6 +26,9 @@ struct StepFlow {
     // fluid.advection_integrator exponential: the velocity gradient at each vorton, which then
     // moves by the exponential step (sim/linear_flow_step.hpp); null = the explicit rules.
     const std::vector<mat3>* gradientAtVortons = nullptr;
+    // With the exponential move: the last sub-step's velocity grid (null or empty: none), from
+    // which the move reads how the flow changes in time at each vorton's place.
+    const UniformGrid<vec3>* previousVelocity = nullptr;
     // fluid.advection_integrator three_step: the vortons keep their last two rates and take the
     // three-step rule where they have both, on sub-steps whose max|grad u| dt allows it.
     bool threeStep = false;
@@ -55,11 +58,14 @@ private:
     void packFlowAndDensity(const StepFlow& flow);
     void moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history, StepWeights w,
                            float dt);
+    void readEulerianChange(const StepFlow& flow, const Vortons& vortons, float previousDt);
 
-    UniformGrid<FlowAndDensity> packed_;     // the tracers' lookup grid: velocity and density side by side
-    std::vector<vec3> flowAtVortons_;        // the grid's velocity at each vorton
-    std::vector<vec3> exponentialVelocity_;  // each vorton's velocity over the sub-step by the exponential move
-    std::vector<vec3> pushedAtTracers_;      // what moving bodies push aside, at each tracer
+    UniformGrid<FlowAndDensity> packed_;       // the tracers' lookup grid: velocity and density side by side
+    std::vector<vec3> flowAtVortons_;          // the grid's velocity at each vorton
+    std::vector<vec3> exponentialVelocity_;    // each vorton's velocity over the sub-step by the exponential move
+    std::vector<vec3> previousFlowAtVortons_;  // the last sub-step's grid velocity at each vorton
+    std::vector<vec3> eulerianChange_;         // du/dt at each vorton's place, from the two grids (empty: none)
+    std::vector<vec3> pushedAtTracers_;        // what moving bodies push aside, at each tracer
 };
 
 }  // namespace vfx

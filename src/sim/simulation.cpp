@@ -157,6 +157,7 @@ void Simulation::step(float frameDt) {
         for (bool last = false; !last; ++taken) {
             if (remeshDue()) runPhase(Phase::Remesh, [&] { remesh(); });
             runPhase(Phase::Grid, [&] { updateGrid(); });
+            keepVelocityGridForExponentialMove();
             runPhase(Phase::Velocity, [&] { computeVelocityGrid(); });
             const int stepsLeft = substepsFor(remaining, taken);
             last = stepsLeft == 1;
@@ -176,6 +177,15 @@ void Simulation::step(float frameDt) {
     lastSubsteps_ = taken;
     timers_.endStep();
     lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The exponential move reads how the flow changed at each vorton's place since the last sub-step
+// from that sub-step's grid (sim/exponential_advection.hpp); other rules need no copy.
+void Simulation::keepVelocityGridForExponentialMove() {
+    if (fluid_.advectionIntegrator == AdvectionIntegrator::Exponential)
+        work_->previousVelocityGrid = velocityGrid_;
+    else
+        work_->previousVelocityGrid = {};
 }
 
 void Simulation::substep(float dt, float diffusionDt) {
@@ -521,6 +531,7 @@ void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
     const bool exponential = fluid_.advectionIntegrator == AdvectionIntegrator::Exponential;
     StepFlow flow{gridShape_,         velocityGrid_,         work_->density.densityGrid(),
                   work_->pushedFlows, fluid_.adamsBashforth, exponential ? &velocityGradientAtVortons() : nullptr};
+    if (exponential) flow.previousVelocity = &work_->previousVelocityGrid;
     flow.threeStep = fluid_.advectionIntegrator == AdvectionIntegrator::ThreeStep;
     flow.threeStepAllowed = maxGridStrain_ * dt <= kThreeStepStrainLimit;
     const FluidMethodStep& previous = methodBefore(work_->lastSphPhase, substepCount_);

@@ -151,6 +151,7 @@ private:
     void remesh();
     void updateGrid();
     void computeVelocityGrid();
+    void keepVelocityGridForExponentialMove();
     void solveVelocityGrid();
     BoxContainer solveInBoxContainer() const;
     void boxFlowAtPoints(const BoxContainer& container, const std::vector<vec3>& points, std::vector<vec3>& out) const;

@@ -39,6 +39,9 @@ struct Simulation::Workspace {
     std::vector<PotentialFlow> pushedFlows;  // this sub-step's flows moving bodies push aside
     std::vector<dvec3> pushedImpulseRates;   // and the rate each changes the vortons' impulse
     MotionHistory history;
+    // The last sub-step's velocity grid, kept for the exponential move (its read of the flow's
+    // change in time).
+    UniformGrid<vec3> previousVelocityGrid;
     SphPhaseRecord lastSphPhase;
     WallSources wallSources;
     std::vector<vec3> flowAtWalls;  // the flow without the wall sources at their collocation points
