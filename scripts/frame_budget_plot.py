@@ -4,7 +4,9 @@ author's dye drop, 300 frames of 1/30 s per level at 2,176 and 17,256 vortons), 
 and plots ms per frame over the 300 frames, one panel per vorton count, one curve per level
 (docs/images/frame_cost_by_level.png).
 
-    python3 scripts/frame_budget_plot.py build/vortonfx-sim [out.png] [--threads N]
+    python3 scripts/frame_budget_plot.py build/vortonfx-sim [out.png] [--threads N] [--csv FILE]
+
+With --csv it plots a table an earlier `--bench-frames --bench-csv FILE` wrote instead of running it.
 """
 import argparse, csv, os, subprocess, tempfile
 
@@ -20,10 +22,13 @@ def main():
     parser.add_argument("png", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "docs", "images",
                                                                "frame_cost_by_level.png"))
     parser.add_argument("--threads", default="2")
+    parser.add_argument("--csv", help="plot this --bench-csv table instead of running the bench")
     options = parser.parse_args()
     sim, png, threads = options.sim, options.png, options.threads
-    table = os.path.join(tempfile.mkdtemp(prefix="vfx-frames-"), "frames.csv")
-    subprocess.run([sim, "--bench-frames", "--bench-csv", table, "--threads", threads], check=True)
+    table = options.csv
+    if not table:
+        table = os.path.join(tempfile.mkdtemp(prefix="vfx-frames-"), "frames.csv")
+        subprocess.run([sim, "--bench-frames", "--bench-csv", table, "--threads", threads], check=True)
     rows = list(csv.DictReader(open(table)))
     runs = [name for name in rows[0] if name != "frame"]
     counts = sorted({name.split()[1] for name in runs}, key=int)

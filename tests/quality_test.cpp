@@ -30,6 +30,9 @@ TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     EXPECT_EQ(game.fluid.maxVortons, 9000);
     EXPECT_TRUE(game.fluid.diffusionPerFrame);
     EXPECT_EQ(game.fluid.diffusionInterval, 2);
+    EXPECT_EQ(game.fluid.maxSubstepDt, 0.0f);
+    const Scene film = parseScene(sceneWith({{"quality", "film"}}), "film");
+    EXPECT_FLOAT_EQ(film.fluid.maxSubstepDt, 1.0f / 240.0f);
     const Scene preview = parseScene(sceneWith({{"quality", "preview"}}), "preview");
     EXPECT_EQ(preview.fluid.maxGridCells, 8192);
     EXPECT_EQ(preview.fluid.maxVortons, 4500);
@@ -38,6 +41,7 @@ TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     EXPECT_FLOAT_EQ(tuned.fluid.vortonBudget, 1.0f);
 }
 
+// Film is the default core with its sub-steps held to 1/240 s (a steady count a frame).
 TEST(Quality, FilmIsTheDefaultCore) {
     FluidParams film;
     applyQuality(Quality::Film, film);

@@ -60,16 +60,22 @@ TEST(Stretching, ProbeVortonsOnRingAxisStretchAtAnalyticRate) {
 
 // --- adaptive sub-steps -------------------------------------------------------------------------
 
+// An inviscid simulation holding one vortex ring of `count` vortons and circulation `circulation`.
+test::RingSpec seedInviscidRing(Simulation& sim, size_t count, float circulation) {
+    test::RingSpec spec;
+    spec.count = count;
+    spec.circulation = circulation;
+    test::makeInviscid(sim);
+    test::addVortexRing(sim.vortons(), spec);
+    return spec;
+}
+
 // A frame of 0.1 s on a ring whose core spins at ~|omega|/2 = 20 rad/s cannot be one explicit
 // step: the strain limit 0.1 needs |grad u| dt <= 0.1, i.e. several sub-steps, and the frame
 // still advances the clock by exactly its dt. With a cap of one sub-step it takes one.
 TEST(Substeps, FrameSplitsToTheStrainLimitAndKeepsItsLength) {
-    test::RingSpec spec;
-    spec.count = 2048;
-    spec.circulation = 4.0f;
     Simulation sim;
-    test::makeInviscid(sim);
-    test::addVortexRing(sim.vortons(), spec);
+    const test::RingSpec spec = seedInviscidRing(sim, 2048, 4.0f);
     sim.step(0.1f);
     const int taken = sim.lastSubsteps();
     const double omega = spec.circulation / (M_PI * spec.coreRadius * spec.coreRadius);
@@ -81,6 +87,28 @@ TEST(Substeps, FrameSplitsToTheStrainLimitAndKeepsItsLength) {
     sim.step(0.1f);
     EXPECT_EQ(sim.lastSubsteps(), 1);
     EXPECT_DOUBLE_EQ(sim.time(), double(0.1f) + double(0.1f));
+}
+
+// A slow ring (strain and CFL limits ask for one sub-step a frame) under max_substep_dt 1/120 s:
+// a 1/30 s frame takes exactly 4 sub-steps, also when the frame step is a few roundings past
+// 1/30 s (as a frame clock's is); a frame 1% longer takes 5; max_substeps still caps them; the
+// clock advances by each frame's dt.
+TEST(Substeps, LongestSubstepSetsASteadyCount) {
+    Simulation sim;
+    seedInviscidRing(sim, 512, 0.05f);
+    sim.step(1.0f / 30.0f);
+    EXPECT_EQ(sim.lastSubsteps(), 1);
+    sim.fluid().maxSubstepDt = 1.0f / 120.0f;
+    double clock = sim.time();
+    for (const double frame : {1.0 / 30.0, 1.0 / 30.0 * (1.0 + 3e-5), 1.0 / 30.0 * 1.01}) {
+        sim.step(float(frame));
+        clock += double(float(frame));
+        EXPECT_EQ(sim.lastSubsteps(), frame < 1.0 / 30.0 * 1.001 ? 4 : 5) << frame;
+        EXPECT_NEAR(sim.time(), clock, 1e-9);
+    }
+    sim.fluid().maxSubsteps = 2;
+    sim.step(1.0f / 30.0f);
+    EXPECT_EQ(sim.lastSubsteps(), 2);
 }
 
 // --- long frame steps ---------------------------------------------------------------------------

@@ -171,6 +171,12 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
             .atMost(1024));
     t.push_back(
         fluidParam(
+            "max_substep_dt", &F::maxSubstepDt,
+            "Longest sub-step, s (0 = as long as cfl_limit and strain_limit allow). A frame takes at least frame_dt / max_substep_dt sub-steps (max_substeps still caps them), so the sub-step count, and with it the cost, stays steady through a flow whose strain varies: the film level takes 1/240 s, eight sub-steps a 1/30 s frame, where the limits alone ask for 1 to 9 on the 17,256-vorton author's drop and its worst frame cost 5.6 times its median (docs/performance.md).")
+            .atLeast(0)
+            .atMost(10));
+    t.push_back(
+        fluidParam(
             "remesh_strain", &F::remeshStrain,
             "Strain the flow may accumulate since the last remesh (remesh_trigger: the integral of max|S| dt, S the strain rate, or the stretch of the particles' lattice) before the vortons are remeshed onto a regular lattice with the moment-conserving M4' kernel, restoring the core overlap the flow distorts; a remesh is also due once viscosity could have spread vorticity a lattice spacing h past the vortons (the integral of 4 nu / h^2 dt reaches 1) in a flow that has strained a tenth of this; 0 = never. VPM only. Nodes inside solids and outside containers are left out, and a vorton whose footprint a wall cuts deposits on the fluid side only, so mass and circulation stay exact.")
             .atLeast(0)

@@ -114,6 +114,8 @@ struct FluidParams {
     float strainLimit = 0.8f;
     // Cap on sub-steps per step(frame_dt) call: bounds a frame's cost, not its stability.
     int maxSubsteps = 64;
+    // Longest sub-step, s (0 = as long as the limits allow): a steady sub-step count per frame.
+    float maxSubstepDt = 0.0f;
     // Two-step Adams-Bashforth motion and stretching, second order in time (false: one-step rules).
     bool adamsBashforth = true;
     // Strain, integral of max|S| dt, after which vortons are remeshed (0 = never; vpm only).

@@ -14,6 +14,7 @@ struct Level {
     float strainLimit;
     float cflLimit;
     int maxSubsteps;
+    float maxSubstepDt;
     float vortonBudget;
     int maxVortons;
     float gridCellsPerVorton;
@@ -23,7 +24,10 @@ struct Level {
     float remeshFringeShare;
 };
 
-// film: the default core. game: one sub-step a 1/30 s frame through the author's drop, so no frame
+// film: the default core, its sub-steps no longer than 1/240 s, so that a frame's sub-step count
+// and cost stay steady: 8 a 1/30 s frame, where by its limits alone the 17,256-vorton author's
+// drop takes 7 to 9 in its first half second and 1 from 3 s on (its worst frame 5.6 times its
+// median; at 1/120 s 2.5 times, at 1/180 s 2.0). game: one sub-step a 1/30 s frame through the author's drop, so no frame
 // costs twice another: sub-steps of max|grad u| dt up to 1.5 (the young drop peaks at 1.4) and up
 // to 6 grid spacings, at most 3 per frame (the drop falls within 4% of its converged reference at
 // 2,176 and 17,256 vortons; docs/performance.md), vortons held at the first count by leaving out
@@ -34,9 +38,9 @@ struct Level {
 // chaotic spread at both counts; docs/performance.md). preview: coarser still, half as many
 // vortons, for blocking out a shot.
 constexpr std::array<Level, 3> kLevels{{
-    {Quality::Preview, 3.0f, 3.0f, 4, 0.5f, 4500, 0.5f, 8192, true, 2, 0.0f},
-    {Quality::Game, 1.5f, 6.0f, 3, 1.0f, 9000, 1.0f, 0, true, 2, 0.003f},
-    {Quality::Film, 0.8f, 1.0f, 64, 2.5f, 0, 1.0f, 0, false, 1, 0.0f},
+    {Quality::Preview, 3.0f, 3.0f, 4, 0.0f, 0.5f, 4500, 0.5f, 8192, true, 2, 0.0f},
+    {Quality::Game, 1.5f, 6.0f, 3, 0.0f, 1.0f, 9000, 1.0f, 0, true, 2, 0.003f},
+    {Quality::Film, 0.8f, 1.0f, 64, 1.0f / 240.0f, 2.5f, 0, 1.0f, 0, false, 1, 0.0f},
 }};
 
 }  // namespace
@@ -47,6 +51,7 @@ void applyQuality(Quality level, FluidParams& fluid) {
         fluid.strainLimit = l.strainLimit;
         fluid.cflLimit = l.cflLimit;
         fluid.maxSubsteps = l.maxSubsteps;
+        fluid.maxSubstepDt = l.maxSubstepDt;
         fluid.vortonBudget = l.vortonBudget;
         fluid.maxVortons = l.maxVortons;
         fluid.gridCellsPerVorton = l.gridCellsPerVorton;
@@ -62,7 +67,8 @@ std::string describeQualityLevels() {
     for (const Level& l : kLevels)
         text += (text.empty() ? "" : " ") + enumName(l.quality) + ": strain_limit " + formatNumber(l.strainLimit, 3) +
                 ", cfl_limit " + formatNumber(l.cflLimit, 3) + ", max_substeps " + std::to_string(l.maxSubsteps) +
-                ", vorton_budget " + formatNumber(l.vortonBudget, 3) + ", max_vortons " + std::to_string(l.maxVortons) +
+                ", max_substep_dt " + formatNumber(l.maxSubstepDt, 3) + ", vorton_budget " +
+                formatNumber(l.vortonBudget, 3) + ", max_vortons " + std::to_string(l.maxVortons) +
                 ", grid_cells_per_vorton " + formatNumber(l.gridCellsPerVorton, 3) + ", max_grid_cells " +
                 std::to_string(l.maxGridCells) + ", diffusion_per_frame " + (l.diffusionPerFrame ? "true" : "false") +
                 ", diffusion_interval " + std::to_string(l.diffusionInterval) + ", remesh_fringe_share " +

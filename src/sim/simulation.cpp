@@ -221,13 +221,16 @@ void Simulation::substep(float dt, float diffusionDt) {
 // flow may cross at most cfl_limit grid spacings and the strongest strain act for at most
 // strain_limit per sub-step (explicit stretching and advection stay accurate and stable), and
 // under sph and hybrid the SPH forces' fastest oscillation turn at most kSphStepFrequencyLimit
-// radians, up to max_substeps for the whole frame.
+// radians, and no sub-step longer than max_substep_dt (to 0.1%, so that a frame step a few
+// roundings past a multiple of it takes that multiple), up to max_substeps for the whole frame.
 int Simulation::substepsFor(float remaining, int taken) const {
     const float h = std::min({gridShape_.spacing.x, gridShape_.spacing.y, gridShape_.spacing.z});
     float rate = std::max(maxGridSpeed_ / (fluid_.cflLimit * h), maxGridStrain_ / fluid_.strainLimit);
     if (vortons_.size() > 0 && fluidMethodStep(fluid_.method).sphForcesAct())
         rate = std::max(rate, sphFastestFrequency(fluid_) / kSphStepFrequencyLimit);
-    const double wanted = std::ceil(double(remaining) * double(rate) - 1e-6);
+    double wanted = std::ceil(double(remaining) * double(rate) - 1e-6);
+    if (fluid_.maxSubstepDt > 0.0f)
+        wanted = std::max(wanted, std::ceil(double(remaining) / double(fluid_.maxSubstepDt) - 1e-3));
     const int budget = std::max(fluid_.maxSubsteps - taken, 1);
     return int(std::clamp(wanted, 1.0, double(budget)));
 }
