@@ -31,6 +31,7 @@
 #include <cstring>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 
 namespace vfx {
 
@@ -180,10 +181,12 @@ void Simulation::step(float frameDt) {
 }
 
 // The exponential move reads how the flow changed at each vorton's place since the last sub-step
-// from that sub-step's grid (sim/exponential_advection.hpp); other rules need no copy.
+// from that sub-step's grid (sim/exponential_advection.hpp): it is swapped aside rather than
+// copied, since the velocity phase reshapes velocityGrid_ and writes every point. Other rules
+// keep none.
 void Simulation::keepVelocityGridForExponentialMove() {
     if (fluid_.advectionIntegrator == AdvectionIntegrator::Exponential)
-        work_->previousVelocityGrid = velocityGrid_;
+        std::swap(work_->previousVelocityGrid, velocityGrid_);
     else
         work_->previousVelocityGrid = {};
 }
