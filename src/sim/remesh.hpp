@@ -166,8 +166,9 @@ private:
     double lastMovedMass_ = 0.0;
     double lastAveragedMass_ = 0.0;
     std::vector<Node> nodes_;
-    std::vector<float> nodeScore_;    // scratch of mergeDropped: each node's strength over the cuts
-    std::vector<size_t> keptBefore_;  // kept nodes in the planes before each plane
+    std::vector<Footprint> footprints_;  // scratch of deposit: each vorton's nodes and weights
+    std::vector<float> nodeScore_;       // scratch of mergeDropped: each node's strength over the cuts
+    std::vector<size_t> keptBefore_;     // kept nodes in the planes before each plane
     float strengthCut_ = 0.0f, massCut_ = 0.0f;
     float strengthCutSquared_ = 0.0f, leastWallNodeVolume_ = 0.0f;
     struct Lattice {

@@ -1,6 +1,7 @@
 #include "sim/remesh_totals.hpp"
 
 #include "core/linear_solve.hpp"
+#include "core/parallel.hpp"
 
 #include <array>
 #include <cmath>
@@ -8,15 +9,25 @@
 
 namespace vfx {
 
+// Every sum below is a deterministicReduce (fixed chunks combined in order), so the corrections
+// come out the same for any thread count.
+
 VortonTotals vortonTotals(const Vortons& v) {
-    VortonTotals t;
-    for (size_t i = 0; i < v.size(); ++i) {
-        const dvec3 strength = dvec3(v.vorticity[i]) * double(v.volume(i));
-        t.vorticity += strength;
-        t.impulse += 0.5 * glm::cross(dvec3(v.position[i]), strength);
-        t.mass += double(v.density[i]) * double(v.volume(i));
-    }
-    return t;
+    return deterministicReduce<VortonTotals>(
+        v.size(), VortonTotals{},
+        [&](size_t b, size_t e) {
+            VortonTotals t;
+            for (size_t i = b; i < e; ++i) {
+                const dvec3 strength = dvec3(v.vorticity[i]) * double(v.volume(i));
+                t.vorticity += strength;
+                t.impulse += 0.5 * glm::cross(dvec3(v.position[i]), strength);
+                t.mass += double(v.density[i]) * double(v.volume(i));
+            }
+            return t;
+        },
+        [](const VortonTotals& a, const VortonTotals& c) {
+            return VortonTotals{a.vorticity + c.vorticity, a.impulse + c.impulse, a.mass + c.mass};
+        });
 }
 
 namespace {
@@ -28,16 +39,54 @@ struct Weights {
     dvec3 centre{0.0};
 };
 
+struct WeightedSum {
+    double sum = 0.0;
+    dvec3 moment{0.0};
+};
+
 Weights weightsOf(const Vortons& v) {
     Weights w;
     w.each.resize(v.size());
-    for (size_t i = 0; i < v.size(); ++i) {
-        w.each[i] = double(glm::length(v.vorticity[i])) * double(v.volume(i));
-        w.sum += w.each[i];
-        w.centre += w.each[i] * dvec3(v.position[i]);
-    }
-    if (w.sum > 0.0) w.centre /= w.sum;
+    const WeightedSum total = deterministicReduce<WeightedSum>(
+        v.size(), WeightedSum{},
+        [&](size_t b, size_t e) {
+            WeightedSum s;
+            for (size_t i = b; i < e; ++i) {
+                w.each[i] = double(glm::length(v.vorticity[i])) * double(v.volume(i));
+                s.sum += w.each[i];
+                s.moment += w.each[i] * dvec3(v.position[i]);
+            }
+            return s;
+        },
+        [](const WeightedSum& a, const WeightedSum& c) {
+            return WeightedSum{a.sum + c.sum, a.moment + c.moment};
+        });
+    w.sum = total.sum;
+    if (w.sum > 0.0) w.centre = total.moment / w.sum;
     return w;
+}
+
+using Matrix3 = std::array<std::array<double, 3>, 3>;
+
+// 1/4 sum w_i (|r|^2 I - r r^T), r = x_i - c.
+Matrix3 impulseInertia(const Vortons& v, const Weights& w) {
+    return deterministicReduce<Matrix3>(
+        v.size(), Matrix3{},
+        [&](size_t b, size_t e) {
+            Matrix3 m{};
+            for (size_t i = b; i < e; ++i) {
+                const dvec3 r = dvec3(v.position[i]) - w.centre;
+                for (int row = 0; row < 3; ++row)
+                    for (int col = 0; col < 3; ++col)
+                        m[row][col] += 0.25 * w.each[i] * ((row == col ? glm::dot(r, r) : 0.0) - r[row] * r[col]);
+            }
+            return m;
+        },
+        [](Matrix3 a, const Matrix3& c) {
+            for (int row = 0; row < 3; ++row)
+                for (int col = 0; col < 3; ++col) a[row][col] += c[row][col];
+            return a;
+        });
 }
 
 // Solves for lambda and mu (positions taken about the weights' centre c, where the impulse
@@ -45,13 +94,7 @@ Weights weightsOf(const Vortons& v) {
 //   sum w_i lambda                   = a
 //   1/4 sum w_i (|r|^2 I - r r^T) mu = b - 1/2 c x a   (the lambda terms vanish about the centre)
 bool solveMultipliers(const Vortons& v, const Weights& w, const dvec3& a, const dvec3& b, dvec3& lambda, dvec3& mu) {
-    std::array<std::array<double, 3>, 3> inertia{};
-    for (size_t i = 0; i < v.size(); ++i) {
-        const dvec3 r = dvec3(v.position[i]) - w.centre;
-        for (int row = 0; row < 3; ++row)
-            for (int col = 0; col < 3; ++col)
-                inertia[row][col] += 0.25 * w.each[i] * ((row == col ? glm::dot(r, r) : 0.0) - r[row] * r[col]);
-    }
+    Matrix3 inertia = impulseInertia(v, w);
     lambda = a / w.sum;
     const dvec3 shifted = b - 0.5 * glm::cross(w.centre, a);
     std::array<double, 3> rhs{shifted.x, shifted.y, shifted.z}, solution{};
@@ -64,22 +107,34 @@ bool restoreVorticityAndImpulse(Vortons& v, const dvec3& missingVorticity, const
     const Weights w = weightsOf(v);
     dvec3 lambda, mu;
     if (!(w.sum > 0.0) || !solveMultipliers(v, w, missingVorticity, missingImpulse, lambda, mu)) return false;
-    for (size_t i = 0; i < v.size(); ++i) {
-        const dvec3 change = w.each[i] * (lambda + 0.5 * glm::cross(mu, dvec3(v.position[i]) - w.centre));
-        v.vorticity[i] = vec3(dvec3(v.vorticity[i]) + change / double(v.volume(i)));
-    }
+    parallelForEach(
+        0, v.size(),
+        [&](size_t i) {
+            const dvec3 change = w.each[i] * (lambda + 0.5 * glm::cross(mu, dvec3(v.position[i]) - w.centre));
+            v.vorticity[i] = vec3(dvec3(v.vorticity[i]) + change / double(v.volume(i)));
+        },
+        4096);
     return true;
 }
 
 void addMass(Vortons& v, double missing) {
-    double sum = 0.0;
-    for (size_t i = 0; i < v.size(); ++i) sum += std::abs(double(v.density[i])) * double(v.volume(i));
+    const double sum = deterministicReduce<double>(
+        v.size(), 0.0,
+        [&](size_t b, size_t e) {
+            double s = 0.0;
+            for (size_t i = b; i < e; ++i) s += std::abs(double(v.density[i])) * double(v.volume(i));
+            return s;
+        },
+        [](double a, double c) { return a + c; });
     if (!(sum > 0.0)) return;
     // Each vorton's mass changes by missing |rho'_i| V_i / sum, of either sign.
-    for (size_t i = 0; i < v.size(); ++i) {
-        const double density = double(v.density[i]);
-        v.density[i] = float(density + missing / sum * std::abs(density));
-    }
+    parallelForEach(
+        0, v.size(),
+        [&](size_t i) {
+            const double density = double(v.density[i]);
+            v.density[i] = float(density + missing / sum * std::abs(density));
+        },
+        4096);
 }
 
 }  // namespace
