@@ -29,8 +29,9 @@ struct Level {
 // drop takes 7 to 9 in its first half second and 1 from 3 s on (its worst frame 5.6 times its
 // median; at 1/120 s 2.5 times, at 1/180 s 2.0).
 // game: one sub-step a 1/30 s frame through the author's drop, so no frame costs twice another:
-// sub-steps of max|grad u| dt up to 1.5 (the young drop peaks at 1.4) and up to 6 grid spacings, at most 3 per frame (the drop falls within 4% of its converged reference at
-// 2,176 and 17,256 vortons; docs/performance.md), vortons held at the first count by leaving out
+// sub-steps of max|grad u| dt up to 1.5 (the young drop peaks at 1.4) and up to 6 grid
+// spacings, at most 3 per frame (the drop falls within 4% of its converged reference at 2,176
+// and 17,256 vortons; docs/performance.md), vortons held at the first count by leaving out
 // the faintest 0.3% of the lattice before coarsening it (half as many coarsenings on the author's
 // drop) and never above 9,000 (a bound on a frame's cost whatever the scene; at 8,000 the
 // 17,256-vorton drop fell 5% short at the older limits of 1 and 4), diffusion once every other
