@@ -24,7 +24,10 @@ TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     EXPECT_FLOAT_EQ(game.fluid.strainLimit, 1.5f);
     EXPECT_FLOAT_EQ(game.fluid.cflLimit, 6.0f);
     EXPECT_FLOAT_EQ(game.fluid.vortonBudget, 1.0f);
-    EXPECT_FLOAT_EQ(game.fluid.remeshFringeShare, 0.003f);
+    EXPECT_FLOAT_EQ(game.fluid.remeshFringeShare, 0.1f);
+    EXPECT_FLOAT_EQ(game.fluid.remeshFringeMassShare, 0.003f);
+    EXPECT_EQ(game.fluid.advectionIntegrator, AdvectionIntegrator::ExponentialInCores);
+    EXPECT_EQ(game.fluid.remeshTrigger, RemeshTrigger::Lattice);
     EXPECT_EQ(game.fluid.maxSubsteps, 3);
     EXPECT_EQ(game.fluid.maxGridCells, 0);
     EXPECT_EQ(game.fluid.maxVortons, 9000);
@@ -56,6 +59,9 @@ TEST(Quality, FilmIsTheDefaultCore) {
     EXPECT_EQ(film.diffusionPerFrame, defaults.diffusionPerFrame);
     EXPECT_EQ(film.diffusionInterval, defaults.diffusionInterval);
     EXPECT_EQ(film.remeshFringeShare, defaults.remeshFringeShare);
+    EXPECT_EQ(film.remeshFringeMassShare, defaults.remeshFringeMassShare);
+    EXPECT_EQ(film.advectionIntegrator, defaults.advectionIntegrator);
+    EXPECT_EQ(film.remeshTrigger, defaults.remeshTrigger);
 }
 
 TEST(Quality, ChangedLiveItAppliesAtTheNextStepAndKeepsLaterEdits) {

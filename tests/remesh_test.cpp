@@ -335,8 +335,9 @@ void expectTotalsRestored(const Moments& before, const Moments& after) {
 }
 
 // Over the budget, a faint fringe is left out before the lattice coarsens: the weakest tenth of a
-// blob's nodes (the outer layers M4' lays around it) hold under 5% of its strength, so the lattice
-// keeps its spacing and the totals are restored; a fringe share below what they hold coarsens it.
+// blob's nodes (the outer layers M4' lays around it) hold under 5% of its strength and of its mass
+// deviation, so the lattice keeps its spacing and the totals are restored; a fringe share below
+// what they hold coarsens it, of the strength or of the mass alike.
 TEST(Remesh, BudgetLeavesOutTheFaintFringeBeforeCoarsening) {
     const Vortons start = randomBlob(4000, 4);
     const Moments before = momentsOf(start);
@@ -348,17 +349,21 @@ TEST(Remesh, BudgetLeavesOutTheFaintFringeBeforeCoarsening) {
     ASSERT_TRUE(remesher.apply(full, settings));
     settings.maxCount = full.size() * 9 / 10;
     settings.fringeShare = 0.05f;
+    settings.fringeMassShare = 0.05f;
     Vortons trimmed = start;
     ASSERT_TRUE(remesher.apply(trimmed, settings));
     EXPECT_EQ(trimmed.size(), settings.maxCount);
     EXPECT_FLOAT_EQ(remesher.lastSpacing(), settings.spacing);
     expectTotalsRestored(before, momentsOf(trimmed));
 
-    settings.fringeShare = 1e-6f;
-    Vortons coarsened = start;
-    ASSERT_TRUE(remesher.apply(coarsened, settings));
-    EXPECT_LE(coarsened.size(), settings.maxCount);
-    EXPECT_GT(remesher.lastSpacing(), settings.spacing);
+    for (const glm::vec2 shares : {glm::vec2(1e-6f, 0.05f), glm::vec2(0.05f, 1e-6f)}) {
+        settings.fringeShare = shares.x;
+        settings.fringeMassShare = shares.y;
+        Vortons coarsened = start;
+        ASSERT_TRUE(remesher.apply(coarsened, settings));
+        EXPECT_LE(coarsened.size(), settings.maxCount);
+        EXPECT_GT(remesher.lastSpacing(), settings.spacing);
+    }
 }
 
 // The hard cap keeps exactly `cap` nodes, the strongest, and the least correction restores total

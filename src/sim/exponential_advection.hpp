@@ -21,6 +21,9 @@ struct ExponentialMoveInputs {
     // The grid flow's change in time at each vorton's place over the last sub-step, m/s^2 (null:
     // none): it removes the drift bias of the change read from the vorton's last velocity.
     const std::vector<vec3>* eulerianChange = nullptr;
+    // The vortons to move (null: all): a block of eight with none of them is skipped, its
+    // velocities and last velocities left as they were.
+    const std::vector<uint8_t>* only = nullptr;
 
     // Whether vorton i reads the flow's change from its last velocity: not if a wall moved it.
     bool readsChange(size_t i) const { return twoStep && !(hitWall.size() == now.size() && hitWall[i] != 0u); }

@@ -39,7 +39,7 @@ const std::vector<std::string>& EnumNames<StretchingIntegrator>::names() {
     return n;
 }
 const std::vector<std::string>& EnumNames<AdvectionIntegrator>::names() {
-    static const std::vector<std::string> n{"explicit", "exponential", "three_step"};
+    static const std::vector<std::string> n{"explicit", "exponential", "three_step", "exponential_in_cores"};
     return n;
 }
 const std::vector<std::string>& EnumNames<Quality>::names() {
@@ -128,7 +128,7 @@ void addVelocity(std::vector<ParamSpec>& t) {
         "How a sub-step applies stretching, d(omega)/dt = M omega: explicit adds dt times the two-step Adams-Bashforth rate (Euler without adams_bashforth), accurate while max|grad u| dt stays small; exponential multiplies omega by exp(dt M) with M extrapolated to the sub-step's middle (second-order Magnus), exact for a frozen gradient, so rotation and compression never grow omega however large the sub-step."));
     t.push_back(fluidParam(
         "advection_integrator", &F::advectionIntegrator,
-        "How a sub-step moves the vortons: explicit takes the two-step Adams-Bashforth rule (the midpoint rule without a last rate), which spirals a particle circling in a vortex core outwards by 0.24% a step at 0.3 radian a step and 6.8% at 0.6, smearing strong cores unless max|grad u| dt stays small; exponential moves each vorton exactly through the flow linearised about it (its velocity, the velocity gradient there and the flow's change since the last sub-step; Hochbruck & Ostermann 2010), so rotation and strain are followed at any sub-step; three_step takes the three-step Adams-Bashforth family member with weights 5/3, -5/6, 1/6 (its last two rates), which keeps a particle's orbit to 0.007% a step at 0.3 radian a step and 0.06% at 0.42, at the two-step rule's cost, and falls back to the two-step rule on sub-steps past max|grad u| dt 0.85 (its stability bound under compression is 0.75); the tracers follow it too. Under explicit and exponential the tracers take the explicit rule."));
+        "How a sub-step moves the vortons: explicit takes the two-step Adams-Bashforth rule (the midpoint rule without a last rate), which spirals a particle circling in a vortex core outwards by 0.24% a step at 0.3 radian a step and 6.8% at 0.6, smearing strong cores unless max|grad u| dt stays small; exponential moves each vorton exactly through the flow linearised about it (its velocity, the velocity gradient there and the flow's change since the last sub-step; Hochbruck & Ostermann 2010), so rotation and strain are followed at any sub-step; three_step takes the three-step Adams-Bashforth family member with weights 5/3, -5/6, 1/6 (its last two rates), which keeps a particle's orbit to 0.007% a step at 0.3 radian a step and 0.06% at 0.42, at the two-step rule's cost, and falls back to the two-step rule on sub-steps past max|grad u| dt 0.85 (its stability bound under compression is 0.75); the tracers follow it too; exponential_in_cores moves by the exponential rule the vortons in vortex cores (|S|^2 < 2 |Omega|^2 for the strain and rotation parts of the velocity gradient, after the Q criterion of Hunt, Wray & Moin 1988), which it keeps turning exactly at any sub-step, and by three_step the others and the tracers (strained sheets and the dye, whose paths the linearised flow extrapolates poorly over a long sub-step). Under explicit and exponential the tracers take the explicit rule."));
     t.push_back(
         fluidParam(
             "vorticity_relaxation", &F::vorticityRelaxation,
@@ -205,7 +205,13 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
     t.push_back(
         fluidParam(
             "remesh_fringe_share", &F::remeshFringeShare,
-            "When a remesh would make more vortons than vorton_budget or max_vortons allow, it first leaves out its weakest lattice nodes, if together they hold at most this share of the total vorticity strength |omega V| and of the total mass deviation |rho' V|, and corrects the rest so total vorticity, linear impulse and mass stay exact; only a larger share coarsens the lattice. Each M4' remesh lays a faint fringe around a compact flow, and coarsening for it would blur a vortex ring's core within seconds (0 = always coarsen).")
+            "When a remesh would make more vortons than vorton_budget or max_vortons allow, it first leaves out its weakest lattice nodes, if together they hold at most this share of the total vorticity strength |omega V| (and at most remesh_fringe_mass_share of the total mass deviation |rho' V|), and corrects the rest so total vorticity, linear impulse and mass stay exact; only a larger share coarsens the lattice. Each M4' remesh lays a faint fringe around a compact flow, and coarsening for it would blur a vortex ring's core within seconds (0 = always coarsen).")
+            .atLeast(0)
+            .atMost(0.5));
+    t.push_back(
+        fluidParam(
+            "remesh_fringe_mass_share", &F::remeshFringeMassShare,
+            "The most of the total mass deviation |rho' V| the nodes remesh_fringe_share leaves out may hold. A vortex core's faint nodes are a halo of M4' weights, but a drop's are its dyed fringe and wake, where the buoyancy acts: leaving out a tenth of those (their mass handed to the rest) took 15% off the author's drop's fall in 5 s (docs/performance.md), so this share is kept far below the strength's.")
             .atLeast(0)
             .atMost(0.5));
     t.push_back(fluidParam(

@@ -15,7 +15,12 @@ enum class PoisonVariant { Serial, Atomic, Partitioned };
 enum class VelocitySolver { Tree, Direct, Box };
 enum class StretchingScheme { Classic, Transpose, Mixed };
 enum class StretchingIntegrator { Explicit, Exponential };
-enum class AdvectionIntegrator { Explicit, Exponential, ThreeStep };
+enum class AdvectionIntegrator { Explicit, Exponential, ThreeStep, ExponentialInCores };
+// Whether the integrator moves vortons by the exponential move, which reads the velocity gradient
+// at each of them and the last sub-step's velocity grid.
+inline bool readsGradientToMove(AdvectionIntegrator a) {
+    return a == AdvectionIntegrator::Exponential || a == AdvectionIntegrator::ExponentialInCores;
+}
 enum class Quality { Custom, Preview, Game, Film };
 enum class RemeshTrigger { GridStrain, Lattice };
 enum class SubgridModel { None, Smagorinsky, Vreman, Wale, Sigma, Dynamic, DynamicLocal };
@@ -130,8 +135,10 @@ struct FluidParams {
     // Remesh lattice nodes below this share of the largest strength hand it to a neighbour.
     float remeshThreshold = 1e-3f;
     // Over the vorton budget, a remesh leaves out its weakest nodes if they hold at most this share
-    // of the total strength and mass deviation, instead of coarsening its lattice (0 = coarsen).
+    // of the total strength, and the mass share of the total mass deviation, instead of coarsening
+    // its lattice (0 = coarsen).
     float remeshFringeShare = 0.0f;
+    float remeshFringeMassShare = 0.0f;
     // Viscous diffusion by particle strength exchange (PSE).
     bool diffusion = true;
     // Diffusion (viscous and subgrid) once per frame, over the frame's time, at its last sub-step.

@@ -33,6 +33,9 @@ struct StepFlow {
     // three-step rule where they have both, on sub-steps whose max|grad u| dt allows it.
     bool threeStep = false;
     bool threeStepAllowed = false;
+    // fluid.advection_integrator exponential_in_cores: the exponential move only for the vortons
+    // in vortex cores (rotation over strain), the three-step rule for the others.
+    bool exponentialInCoresOnly = false;
 
     vec3 velocityAt(const vec3& x) const {
         return pushed.empty() ? velocity.interpolate(x) : velocity.interpolate(x) + potentialFlowVelocity(pushed, x);
@@ -59,10 +62,14 @@ private:
     void moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history, StepWeights w,
                            float dt);
     void readEulerianChange(const StepFlow& flow, const Vortons& vortons, float previousDt);
+    // Cores-only mode: which vortons the exponential move takes (those in vortex cores).
+    void markCores(const std::vector<mat3>& gradient);
 
-    UniformGrid<FlowAndDensity> packed_;       // the tracers' lookup grid: velocity and density side by side
-    std::vector<vec3> flowAtVortons_;          // the grid's velocity at each vorton
-    std::vector<vec3> exponentialVelocity_;    // each vorton's velocity over the sub-step by the exponential move
+    UniformGrid<FlowAndDensity> packed_;     // the tracers' lookup grid: velocity and density side by side
+    std::vector<vec3> flowAtVortons_;        // the grid's velocity at each vorton
+    std::vector<vec3> exponentialVelocity_;  // each vorton's velocity over the sub-step by the exponential move
+    std::vector<uint8_t> inCore_;            // cores-only mode: the vortons the exponential move takes
+    std::vector<vec3> lastVortonVelocity_;   // the vortons' last rates, kept for the three-step rule in cores-only mode
     std::vector<vec3> previousFlowAtVortons_;  // the last sub-step's grid velocity at each vorton
     std::vector<vec3> eulerianChange_;         // du/dt at each vorton's place, from the two grids (empty: none)
     std::vector<vec3> pushedAtTracers_;        // what moving bodies push aside, at each tracer

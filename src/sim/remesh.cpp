@@ -105,7 +105,8 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
         if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) break;
         if (settings.fringeShare > 0.0f) {
             const auto ranked = rankBySignificance(settings.maxCount);
-            if (shareBeyond(ranked, settings.maxCount) <= double(settings.fringeShare)) {
+            const Shares beyond = sharesBeyond(ranked, settings.maxCount);
+            if (beyond.strength <= double(settings.fringeShare) && beyond.mass <= double(settings.fringeMassShare)) {
                 kept = dropBeyond(ranked, settings.maxCount);
                 trimmed = true;
                 break;
@@ -513,7 +514,7 @@ std::vector<std::pair<float, size_t>> Remesher::rankBySignificance(size_t cap) c
     return ranked;
 }
 
-double Remesher::shareBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap) const {
+Remesher::Shares Remesher::sharesBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap) const {
     double strength = 0.0, mass = 0.0, strengthBeyond = 0.0, massBeyond = 0.0;
     for (size_t j = 0; j < ranked.size(); ++j) {
         const Node& node = nodes_[ranked[j].second];
@@ -525,7 +526,7 @@ double Remesher::shareBeyond(const std::vector<std::pair<float, size_t>>& ranked
             massBeyond += m;
         }
     }
-    return std::max(strength > 0.0 ? strengthBeyond / strength : 0.0, mass > 0.0 ? massBeyond / mass : 0.0);
+    return {strength > 0.0 ? strengthBeyond / strength : 0.0, mass > 0.0 ? massBeyond / mass : 0.0};
 }
 
 size_t Remesher::dropBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap) {

@@ -46,8 +46,10 @@ struct RemeshSettings {
     float coreOverlap = 1.5f;  // new vortons' sigma / h
     float threshold = 1e-4f;   // nodes below this share of the largest strength are dropped
     // Over maxCount, the weakest nodes are left out instead of coarsening the lattice when they
-    // hold at most this share of the total |omega V| and of the total |rho' V| (0 = always coarsen).
+    // hold at most fringeShare of the total |omega V| and at most fringeMassShare of the total
+    // |rho' V| (0 = always coarsen).
     float fringeShare = 0.0f;
+    float fringeMassShare = 0.0f;
 };
 
 class Remesher {
@@ -130,8 +132,11 @@ private:
     // unordered). A node's significance is the larger of its strength and mass deviation over the
     // largest; ties go to the lower index, so the choice is deterministic.
     std::vector<std::pair<float, size_t>> rankBySignificance(size_t cap) const;
-    // Largest of the shares of total |strength| and total |mass| held by ranked[cap...].
-    double shareBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap) const;
+    // The shares of total |strength| and of total |mass| held by ranked[cap...].
+    struct Shares {
+        double strength = 0.0, mass = 0.0;
+    };
+    Shares sharesBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap) const;
     // Leaves out ranked[cap...]; returns the count kept.
     size_t dropBeyond(const std::vector<std::pair<float, size_t>>& ranked, size_t cap);
     // Vortons whose M4' footprint reaches past a wall switch to linear weights on fluid nodes

@@ -185,7 +185,7 @@ void Simulation::step(float frameDt) {
 // copied, since the velocity phase reshapes velocityGrid_ and writes every point. Other rules
 // keep none.
 void Simulation::keepVelocityGridForExponentialMove() {
-    if (fluid_.advectionIntegrator == AdvectionIntegrator::Exponential)
+    if (readsGradientToMove(fluid_.advectionIntegrator))
         std::swap(work_->previousVelocityGrid, velocityGrid_);
     else
         work_->previousVelocityGrid = {};
@@ -305,6 +305,7 @@ void Simulation::remesh() {
     settings.coreOverlap = fluid_.coreOverlap > 0.0f ? fluid_.coreOverlap : 1.5f;
     settings.threshold = fluid_.remeshThreshold;
     settings.fringeShare = fluid_.remeshFringeShare;
+    settings.fringeMassShare = fluid_.remeshFringeMassShare;
     // With bodies, the lattice leaves out what lies inside solids or outside containers, and a
     // node a container cuts holds its cell's fluid.
     const Remesher::FluidRegion fluidRegion = bodies_.empty() ? Remesher::FluidRegion{} : fluidRegionOf(bodies_);
@@ -534,11 +535,13 @@ const std::vector<float>& Simulation::eddyViscosity() const { return work_->eddy
 // --- 6. the fluid method's phases: SPH (sph, hybrid) and advection ----------------------------
 
 void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
-    const bool exponential = fluid_.advectionIntegrator == AdvectionIntegrator::Exponential;
+    const bool exponential = readsGradientToMove(fluid_.advectionIntegrator);
     StepFlow flow{gridShape_,         velocityGrid_,         work_->density.densityGrid(),
                   work_->pushedFlows, fluid_.adamsBashforth, exponential ? &velocityGradientAtVortons() : nullptr};
     if (exponential) flow.previousVelocity = &work_->previousVelocityGrid;
-    flow.threeStep = fluid_.advectionIntegrator == AdvectionIntegrator::ThreeStep;
+    flow.threeStep = fluid_.advectionIntegrator == AdvectionIntegrator::ThreeStep ||
+                     fluid_.advectionIntegrator == AdvectionIntegrator::ExponentialInCores;
+    flow.exponentialInCoresOnly = fluid_.advectionIntegrator == AdvectionIntegrator::ExponentialInCores;
     flow.threeStepAllowed = maxGridStrain_ * dt <= kThreeStepStrainLimit;
     const FluidMethodStep& previous = methodBefore(work_->lastSphPhase, substepCount_);
     FluidStepState state{fluid_,       vortons_,         tracers_,       flow,     walls_.kernelShare,
