@@ -39,7 +39,7 @@ struct Level {
 // first count by leaving out the faintest nodes of the lattice (up to 10% of the strength but
 // 0.3% of the mass deviation) before coarsening it, and remeshed by the lattice trigger; vortex
 // cores move by the exponential rule, the rest by three_step. A thin ring (a/R 0.1, 8,000
-// vortons) then keeps 0.957 of its thin-ring speed (0.896 under three_step and the grid-strain
+// vortons) then keeps 0.960 of its thin-ring speed (0.896 under three_step and the grid-strain
 // trigger with a 0.3% fringe) and the author's drop falls within 4% of its converged reference at
 // 2,176 and 17,256 vortons (docs/performance.md). preview: coarser still, half as many vortons,
 // for blocking out a shot.

@@ -1,7 +1,8 @@
 #pragma once
 // fluid.quality: named levels for what a frame may cost. Each sets the sub-step limits, the
-// remesh budget and the velocity grid together; film is the default core, game and preview trade
-// accuracy for fewer sub-steps and vortons (measured in docs/performance.md).
+// remesh budget and trigger, the vortons' move and the velocity grid together; film is the
+// default core, game and preview trade accuracy for fewer sub-steps and vortons (measured in
+// docs/performance.md).
 #include "sim/params.hpp"
 
 #include <string>
