@@ -104,7 +104,7 @@ TEST(LinearFlowStep, VortonInAVortexCoreKeepsItsRadius) {
 
 // Where a vorton starting at `start` is after `steps` sub-steps of the steady linear flow J x, moved
 // by the three-step rule (no gradient given) or with the gradient J at it, exponentially or, in
-// cores-only mode, by whichever rule the Q criterion picks.
+// cores-only mode, by whichever rule the core criterion (|S|^2 < 2 |Omega|^2) picks.
 vec3 movedThroughLinearFlow(const mat3& j, const vec3& start, bool withGradient, bool coresOnly, int steps, float dt) {
     const UniformGrid<vec3> velocity = linearFlowGrid(j);
     UniformGrid<float> density;
@@ -123,10 +123,10 @@ vec3 movedThroughLinearFlow(const mat3& j, const vec3& start, bool withGradient,
     return vortons.position[0];
 }
 
-// exponential_in_cores: in solid rotation (|Omega| > |S|: a core) a vorton takes the exponential
+// exponential_in_cores: in solid rotation (S = 0: a core) a vorton takes the exponential
 // move and keeps its radius at 0.6 radian a sub-step as that move does (to 1e-4, where the
 // three-step rule's orbit drifts by about 0.06% a sub-step at 0.42 radian and more beyond); in a
-// pure strain (|S| > |Omega|) it moves exactly as the three-step rule moves it, its last rates kept
+// pure strain (Omega = 0) it moves exactly as the three-step rule moves it, its last rates kept
 // for that rule across sub-steps, and not as the exponential move would.
 TEST(LinearFlowStep, CoresOnlyModePicksTheExponentialMoveInCoresAndThreeStepsInStrain) {
     const float dt = 0.3f;

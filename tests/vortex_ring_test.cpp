@@ -287,7 +287,7 @@ TEST(LaminarRing, ExponentialMoveAtGameFramesMovesAThinRingAtItsConvergedSpeed) 
 // faint nodes (up to 10% of the strength) rather than coarsen the lattice; and the lattice trigger
 // remeshes only where particles are pulled apart. Under the three-step move, the grid-strain
 // trigger and a 0.3% fringe it moved at 0.896 and lost 5% of its energy (its lattice coarsened
-// 1.4-fold); with any one of the three undone, 0.90-0.94 (docs/performance.md).
+// 1.4-fold); with any one of the three undone, 0.92-0.94 (docs/performance.md).
 TEST(LaminarRing, GameLevelKeepsAThinRingsSpeedAndEnergy) {
     nlohmann::json scene = ringScene(0.1, 21);
     scene["fluid"]["quality"] = "game";

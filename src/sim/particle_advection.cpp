@@ -134,10 +134,8 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
     if (coresOnly) {
         lastVortonVelocity_ = history.vortonVelocity;
         markCores(*flow.gradientAtVortons);
-    } else {
-        inCore_.clear();
     }
-    if (exponential) moveExponentially(flow, vortons, history, w, dt);
+    if (exponential) moveExponentially(flow, vortons, history, w, dt, coresOnly);
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
     parallelForEachStable(
         0, vortons.size(),
@@ -167,11 +165,11 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
 // The exponential move's velocities for every vorton, eight at a time (sim/exponential_advection):
 // the flow at each (the grid's plus what moving bodies push aside, flowAtVortons_).
 void GridFlowAdvection::moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history,
-                                          StepWeights w, float dt) {
+                                          StepWeights w, float dt, bool coresOnly) {
     const std::vector<vec3>& now = flowAtVortons_;
     ExponentialMoveInputs in{now, *flow.gradientAtVortons, vortons.hitWall, w.twoStep(), history.dt, dt};
     if (!eulerianChange_.empty()) in.eulerianChange = &eulerianChange_;
-    if (!inCore_.empty()) in.only = &inCore_;
+    if (coresOnly) in.only = &inCore_;
     exponentialMoveVelocities(in, history.vortonVelocity, exponentialVelocity_);
 }
 

@@ -60,7 +60,7 @@ public:
 private:
     void packFlowAndDensity(const StepFlow& flow);
     void moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history, StepWeights w,
-                           float dt);
+                           float dt, bool coresOnly);
     void readEulerianChange(const StepFlow& flow, const Vortons& vortons, float previousDt);
     // Cores-only mode: which vortons the exponential move takes (those in vortex cores).
     void markCores(const std::vector<mat3>& gradient);

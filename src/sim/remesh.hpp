@@ -64,7 +64,7 @@ public:
     // Replaces the vortons by lattice vortons of volume h^3. Returns false (and leaves the vortons
     // alone) if the lattice box would be unreasonably large (a vorton flung far from the rest).
     // When the lattice would hold more than maxCount vortons, its weakest nodes are left out if
-    // they hold at most fringeShare of the strength and of the mass deviation (the faint fringe
+    // they hold at most fringeShare of the strength and fringeMassShare of the mass deviation (the faint fringe
     // each M4' remesh lays around a compact flow, which would otherwise coarsen the lattice of a
     // vortex ring within seconds); otherwise it is coarsened until it holds at most maxCount. If it
     // still holds more than hardCap, only the hardCap strongest nodes are kept. Whenever nodes are
