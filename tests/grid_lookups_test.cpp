@@ -1,6 +1,6 @@
 // The vortons' grid lookups (sim/grid_lookups.hpp), eight points' stencils at once in SIMD lanes:
 // against the grid's own trilinear lookup of vectors and matrices, the same bits for any thread
-// count, and a flat grid taking the grid's lookup point by point.
+// count, a flat grid taking the grid's lookup point by point, and the lookup of marked blocks only.
 #include "core/uniform_grid.hpp"
 #include "lookup_fixtures.hpp"
 #include "sim/grid_lookups.hpp"
@@ -81,6 +81,29 @@ TEST(GridLookups, AFlatGridTakesTheGridLookupPointByPoint) {
     std::vector<vec3> v;
     interpolateAtPoints(grid, points, v);
     for (size_t i = 0; i < points.size(); ++i) EXPECT_EQ(v[i], grid.interpolate(points[i])) << "point " << i;
+}
+
+// Only the blocks of eight holding a marked point are read, to the same bits as the full lookup;
+// every point of the other blocks reads zero (here blocks 0 and 2 of 2.5 are marked, by their
+// last and first point).
+TEST(GridLookups, MarkedBlocksReadAsTheFullLookupAndTheRestReadZero) {
+    const GridShape shape = wavyGrid().shape();
+    const UniformGrid<mat3> matrices = wavyMatrices(shape);
+    UniformGrid<vec3> grid(shape);
+    for (size_t k = 0; k < grid.size(); ++k) grid[k] = matrices[k][1];
+    const std::vector<vec3> points = scatteredTracers(shape, 20, 23).position;
+    std::vector<uint8_t> marked(points.size(), 0);
+    marked[7] = marked[16] = 1;
+    std::vector<vec3> all, some;
+    interpolateAtPoints(grid, points, all);
+    interpolateAtMarkedBlocks(grid, points, marked, some);
+    ASSERT_EQ(some.size(), points.size());
+    for (size_t i = 0; i < points.size(); ++i) {
+        const bool read = i < 8 || i >= 16;
+        const vec3 expected = read ? all[i] : vec3(0.0f);
+        EXPECT_EQ(0, std::memcmp(&some[i], &expected, sizeof(vec3))) << "point " << i;
+    }
+    EXPECT_NE(all[8], vec3(0.0f));  // the unread block's points would read something
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include "core/parallel.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 
 namespace vfx {
 namespace {
@@ -28,25 +30,41 @@ VFX_SIMD_KERNEL void interpolateMatrices(const mat3* values, const lanes::LaneGr
     interpolateBlock(values, grid, points, first, count, out);
 }
 
+// Every block of kLanes points if `marked` is null, else the blocks holding a marked point (the
+// others read zero).
 template <typename T, typename Kernel>
 void interpolateAll(const UniformGrid<T>& grid, const std::vector<vec3>& points, std::vector<T>& out,
-                    const Kernel& kernel) {
+                    const Kernel& kernel, const std::vector<uint8_t>* marked = nullptr) {
     const size_t n = points.size();
     out.resize(n);
+    const size_t width = size_t(kLanes);
+    const auto wanted = [&](size_t first, size_t count) {
+        if (!marked) return true;
+        for (size_t i = first; i < first + count; ++i)
+            if ((*marked)[i]) return true;
+        return false;
+    };
     const GridShape& shape = grid.shape();
     if (shape.anyFlatAxis()) {
         parallelForEach(
-            0, n, [&](size_t i) { out[i] = grid.interpolate(points[i]); }, 2048);
+            0, n,
+            [&](size_t i) {
+                out[i] =
+                    wanted(i - i % width, std::min(width, n - i + i % width)) ? grid.interpolate(points[i]) : T(0.0f);
+            },
+            2048);
         return;
     }
     const lanes::LaneGrid laneGrid(shape);
-    const size_t blocks = (n + size_t(kLanes) - 1) / size_t(kLanes);
+    const size_t blocks = (n + width - 1) / width;
     parallelForEach(
         0, blocks,
         [&](size_t b) {
-            const size_t first = b * size_t(kLanes);
-            kernel(grid.values().data(), laneGrid, points.data(), first, std::min(size_t(kLanes), n - first),
-                   out.data());
+            const size_t first = b * width, count = std::min(width, n - first);
+            if (wanted(first, count))
+                kernel(grid.values().data(), laneGrid, points.data(), first, count, out.data());
+            else
+                std::fill(out.begin() + std::ptrdiff_t(first), out.begin() + std::ptrdiff_t(first + count), T(0.0f));
         },
         256);
 }
@@ -59,6 +77,12 @@ void interpolateAtPoints(const UniformGrid<vec3>& grid, const std::vector<vec3>&
 
 void interpolateAtPoints(const UniformGrid<mat3>& grid, const std::vector<vec3>& points, std::vector<mat3>& out) {
     interpolateAll(grid, points, out, interpolateMatrices);
+}
+
+void interpolateAtMarkedBlocks(const UniformGrid<vec3>& grid, const std::vector<vec3>& points,
+                               const std::vector<uint8_t>& marked, std::vector<vec3>& out) {
+    if (marked.size() != points.size()) throw std::logic_error("interpolateAtMarkedBlocks: one mark a point");
+    interpolateAll(grid, points, out, interpolateVectors, &marked);
 }
 
 }  // namespace vfx

@@ -2,10 +2,12 @@
 
 #include "core/neighbour_search.hpp"  // parallelForEachStable
 #include "core/parallel.hpp"
+#include "core/simd_lanes.hpp"
 #include "sim/exponential_advection.hpp"
 #include "sim/grid_lookups.hpp"
 #include "sim/potential_flow_lanes.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace vfx {
@@ -124,16 +126,17 @@ void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocit
     // all of them at once.
     std::vector<vec3>& gridFlow = flowAtVortons_;
     const bool exponential = velocity.vortex && flow.gradientAtVortons;
-    if (velocity.vortex) {
-        interpolateAtPoints(flow.velocity, vortons.position, gridFlow);
-        if (exponential) readEulerianChange(flow, vortons, history.dt);
-        addPotentialFlowVelocities(flow.pushed, vortons.position, gridFlow);
-    }
-    // In cores-only mode the exponential move replaces the last rates the three-step rule reads.
+    // In cores-only mode the exponential move replaces the last rates the three-step rule reads,
+    // and it needs the flow's change in time only in the blocks of eight it moves.
     const bool coresOnly = exponential && flow.exponentialInCoresOnly;
     if (coresOnly) {
         lastVortonVelocity_ = history.vortonVelocity;
         markCores(*flow.gradientAtVortons);
+    }
+    if (velocity.vortex) {
+        interpolateAtPoints(flow.velocity, vortons.position, gridFlow);
+        if (exponential) readEulerianChange(flow, vortons, history.dt, coresOnly ? &inCore_ : nullptr);
+        addPotentialFlowVelocities(flow.pushed, vortons.position, gridFlow);
     }
     if (exponential) moveExponentially(flow, vortons, history, w, dt, coresOnly);
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
@@ -181,21 +184,33 @@ void GridFlowAdvection::markCores(const std::vector<mat3>& gradient) {
 
 // How the grid's flow changed in time at each vorton's place over the last sub-step, (u_n(x) -
 // u_n-1(x)) / dt_n-1, from this sub-step's grid velocity at the vortons (flowAtVortons_, before the
-// bodies' flows are added) and the last sub-step's grid; zero where x was outside that grid.
-void GridFlowAdvection::readEulerianChange(const StepFlow& flow, const Vortons& vortons, float previousDt) {
+// bodies' flows are added) and the last sub-step's grid; zero where x was outside that grid and,
+// given onlyBlocksOf, in every block of eight vortons none of which it marks.
+void GridFlowAdvection::readEulerianChange(const StepFlow& flow, const Vortons& vortons, float previousDt,
+                                           const std::vector<uint8_t>* onlyBlocksOf) {
     eulerianChange_.clear();
     if (!flow.previousVelocity || flow.previousVelocity->size() == 0 || !(previousDt > 0.0f)) return;
     const UniformGrid<vec3>& previous = *flow.previousVelocity;
-    interpolateAtPoints(previous, vortons.position, previousFlowAtVortons_);
-    eulerianChange_.resize(vortons.size());
+    if (onlyBlocksOf)
+        interpolateAtMarkedBlocks(previous, vortons.position, *onlyBlocksOf, previousFlowAtVortons_);
+    else
+        interpolateAtPoints(previous, vortons.position, previousFlowAtVortons_);
+    const size_t n = vortons.size();
+    eulerianChange_.resize(n);
     const float rate = 1.0f / previousDt;
+    constexpr size_t kBlock = size_t(lanes::kLanes);
     parallelForEach(
-        0, vortons.size(),
-        [&](size_t i) {
-            const bool inside = previous.shape().encloses(vortons.position[i]);
-            eulerianChange_[i] = inside ? (flowAtVortons_[i] - previousFlowAtVortons_[i]) * rate : vec3(0.0f);
+        0, (n + kBlock - 1) / kBlock,
+        [&](size_t b) {
+            const size_t first = b * kBlock, end = std::min(first + kBlock, n);
+            bool read = !onlyBlocksOf;
+            for (size_t i = first; i < end && !read; ++i) read = (*onlyBlocksOf)[i] != 0;
+            for (size_t i = first; i < end; ++i) {
+                const bool inside = read && previous.shape().encloses(vortons.position[i]);
+                eulerianChange_[i] = inside ? (flowAtVortons_[i] - previousFlowAtVortons_[i]) * rate : vec3(0.0f);
+            }
         },
-        4096);
+        512);
 }
 
 }  // namespace vfx

@@ -61,7 +61,8 @@ private:
     void packFlowAndDensity(const StepFlow& flow);
     void moveExponentially(const StepFlow& flow, const Vortons& vortons, MotionHistory& history, StepWeights w,
                            float dt, bool coresOnly);
-    void readEulerianChange(const StepFlow& flow, const Vortons& vortons, float previousDt);
+    void readEulerianChange(const StepFlow& flow, const Vortons& vortons, float previousDt,
+                            const std::vector<uint8_t>* onlyBlocksOf);
     // Cores-only mode: which vortons the exponential move takes (those in vortex cores).
     void markCores(const std::vector<mat3>& gradient);
 
