@@ -29,11 +29,17 @@ UniformGrid<mat3> wavyMatrices(const GridShape& shape) {
     return grid;
 }
 
+// A vector field over it: the matrices' middle columns.
+UniformGrid<vec3> wavyVectors(const UniformGrid<mat3>& matrices) {
+    UniformGrid<vec3> vectors(matrices.shape());
+    for (size_t k = 0; k < vectors.size(); ++k) vectors[k] = matrices[k][1];
+    return vectors;
+}
+
 TEST(GridLookups, MatchTheGridLookupOfVectorsAndMatrices) {
     const GridShape shape = wavyGrid().shape();
     const UniformGrid<mat3> matrices = wavyMatrices(shape);
-    UniformGrid<vec3> vectors(shape);
-    for (size_t k = 0; k < vectors.size(); ++k) vectors[k] = matrices[k][1];
+    const UniformGrid<vec3> vectors = wavyVectors(matrices);
     // 45 points: five whole blocks of eight and a partial one, some beyond each face.
     const std::vector<vec3> points = scatteredTracers(shape, 45, 21).position;
     std::vector<vec3> v;
@@ -88,9 +94,7 @@ TEST(GridLookups, AFlatGridTakesTheGridLookupPointByPoint) {
 // last and first point).
 TEST(GridLookups, MarkedBlocksReadAsTheFullLookupAndTheRestReadZero) {
     const GridShape shape = wavyGrid().shape();
-    const UniformGrid<mat3> matrices = wavyMatrices(shape);
-    UniformGrid<vec3> grid(shape);
-    for (size_t k = 0; k < grid.size(); ++k) grid[k] = matrices[k][1];
+    const UniformGrid<vec3> grid = wavyVectors(wavyMatrices(shape));
     const std::vector<vec3> points = scatteredTracers(shape, 20, 23).position;
     std::vector<uint8_t> marked(points.size(), 0);
     marked[7] = marked[16] = 1;

@@ -5,6 +5,7 @@
 // lane, so a value does not depend on which lane or thread computed it.
 #include "core/math.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -45,6 +46,14 @@ namespace lanes {
 
 constexpr int kLanes = 8;
 using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+// Whether the block of kLanes items starting at `first` (cut at the end) holds a marked item.
+inline bool blockHoldsMark(const std::vector<uint8_t>& marked, size_t first) {
+    const size_t end = std::min(first + size_t(kLanes), marked.size());
+    for (size_t i = first; i < end; ++i)
+        if (marked[i]) return true;
+    return false;
+}
 
 VFX_LANES_INLINE Lanes load(const float* p) {
     Lanes v;

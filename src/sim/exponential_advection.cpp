@@ -160,16 +160,10 @@ void exponentialMoveVelocities(const ExponentialMoveInputs& in, std::vector<vec3
     const size_t n = in.now.size();
     velocity.resize(n);
     previous.resize(n);
-    const auto anyToMove = [&](size_t first) {
-        if (!in.only) return true;
-        for (size_t i = first; i < std::min(first + kWidth, n); ++i)
-            if ((*in.only)[i]) return true;
-        return false;
-    };
     parallelForEachStable(
         0, (n + kWidth - 1) / kWidth,
         [&](size_t b) {
-            if (anyToMove(b * kWidth)) moveBlock(in, b * kWidth, previous, velocity);
+            if (!in.only || lanes::blockHoldsMark(*in.only, b * kWidth)) moveBlock(in, b * kWidth, previous, velocity);
         },
         256);
 }

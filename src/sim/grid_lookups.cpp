@@ -38,21 +38,11 @@ void interpolateAll(const UniformGrid<T>& grid, const std::vector<vec3>& points,
     const size_t n = points.size();
     out.resize(n);
     const size_t width = size_t(kLanes);
-    const auto wanted = [&](size_t first, size_t count) {
-        if (!marked) return true;
-        for (size_t i = first; i < first + count; ++i)
-            if ((*marked)[i]) return true;
-        return false;
-    };
+    const auto wanted = [&](size_t first) { return !marked || lanes::blockHoldsMark(*marked, first); };
     const GridShape& shape = grid.shape();
     if (shape.anyFlatAxis()) {
         parallelForEach(
-            0, n,
-            [&](size_t i) {
-                out[i] =
-                    wanted(i - i % width, std::min(width, n - i + i % width)) ? grid.interpolate(points[i]) : T(0.0f);
-            },
-            2048);
+            0, n, [&](size_t i) { out[i] = wanted(i - i % width) ? grid.interpolate(points[i]) : T(0.0f); }, 2048);
         return;
     }
     const lanes::LaneGrid laneGrid(shape);
@@ -61,7 +51,7 @@ void interpolateAll(const UniformGrid<T>& grid, const std::vector<vec3>& points,
         0, blocks,
         [&](size_t b) {
             const size_t first = b * width, count = std::min(width, n - first);
-            if (wanted(first, count))
+            if (wanted(first))
                 kernel(grid.values().data(), laneGrid, points.data(), first, count, out.data());
             else
                 std::fill(out.begin() + std::ptrdiff_t(first), out.begin() + std::ptrdiff_t(first + count), T(0.0f));

@@ -203,8 +203,7 @@ void GridFlowAdvection::readEulerianChange(const StepFlow& flow, const Vortons& 
         0, (n + kBlock - 1) / kBlock,
         [&](size_t b) {
             const size_t first = b * kBlock, end = std::min(first + kBlock, n);
-            bool read = !onlyBlocksOf;
-            for (size_t i = first; i < end && !read; ++i) read = (*onlyBlocksOf)[i] != 0;
+            const bool read = !onlyBlocksOf || lanes::blockHoldsMark(*onlyBlocksOf, first);
             for (size_t i = first; i < end; ++i) {
                 const bool inside = read && previous.shape().encloses(vortons.position[i]);
                 eulerianChange_[i] = inside ? (flowAtVortons_[i] - previousFlowAtVortons_[i]) * rate : vec3(0.0f);
