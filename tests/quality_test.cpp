@@ -34,6 +34,8 @@ TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     EXPECT_TRUE(game.fluid.diffusionPerFrame);
     EXPECT_EQ(game.fluid.diffusionInterval, 2);
     EXPECT_EQ(game.fluid.maxSubstepDt, 0.0f);
+    EXPECT_TRUE(game.fluid.remeshSplit);
+    EXPECT_TRUE(game.fluid.remeshToHoldSubsteps);
     const Scene film = parseScene(sceneWith({{"quality", "film"}}), "film");
     EXPECT_FLOAT_EQ(film.fluid.maxSubstepDt, 1.0f / 240.0f);
     const Scene preview = parseScene(sceneWith({{"quality", "preview"}}), "preview");
@@ -60,6 +62,8 @@ TEST(Quality, FilmIsTheDefaultCore) {
     EXPECT_EQ(film.diffusionInterval, defaults.diffusionInterval);
     EXPECT_EQ(film.remeshFringeShare, defaults.remeshFringeShare);
     EXPECT_EQ(film.remeshFringeMassShare, defaults.remeshFringeMassShare);
+    EXPECT_EQ(film.remeshSplit, defaults.remeshSplit);
+    EXPECT_EQ(film.remeshToHoldSubsteps, defaults.remeshToHoldSubsteps);
     EXPECT_EQ(film.advectionIntegrator, defaults.advectionIntegrator);
     EXPECT_EQ(film.remeshTrigger, defaults.remeshTrigger);
 }
@@ -171,6 +175,57 @@ TEST(Quality, SceneAboveItsLevelIsRemeshedAsItLoads) {
     buildSimulation(parseScene(test::authorsDropScene(2176, {{"quality", "game"}}), "drop"), within);
     EXPECT_EQ(within.vortons().size(), 2176u);
     EXPECT_EQ(within.remeshCount(), 0);
+}
+
+// At the game level most of the 2,176-vorton drop's remeshes must coarsen the lattice to hold the
+// count (it spreads as it falls); remesh_split sizes each such lattice in one frame and lays the
+// vortons on it at the next frame's first sub-step, so no frame deposits them twice. A frame that
+// sizes one is followed by exactly one remesh in the next; switched off, no remesh waits.
+TEST(Quality, GameLevelLaysASizedLatticeAtTheNextFrame) {
+    for (const bool split : {true, false}) {
+        Simulation sim;
+        buildSimulation(
+            parseScene(test::authorsDropScene(2176, {{"quality", "game"}, {"remesh_split", split}}), "drop"), sim);
+        int sized = 0;
+        for (int k = 0; k < 150; ++k) {
+            const bool pending = sim.remeshPending();
+            const long before = sim.remeshCount();
+            sim.step(1.0f / 30.0f);
+            if (pending) {
+                EXPECT_EQ(sim.remeshCount(), before + 1) << "frame " << k;
+            }
+            if (sim.remeshPending()) {
+                ++sized;
+                EXPECT_EQ(sim.remeshCount(), before) << "frame " << k << " sized a lattice and also remeshed";
+            }
+            EXPECT_LE(sim.vortons().size(), 2176u) << "frame " << k;
+        }
+        if (split) {
+            EXPECT_GE(sized, 2);
+        } else {
+            EXPECT_EQ(sized, 0);
+        }
+        EXPECT_GE(sim.remeshCount(), 4);
+    }
+}
+
+// The young drop's strain grows frame by frame until its first remesh evens out the distorted
+// lattice's spikes (at the game level max|grad u| dt reaches 1.8 in the sixth frame, past the
+// level's 1.5, and 1.35 once remeshed): remesh_to_hold_substeps remeshes a frame early instead,
+// so every frame of the first second takes one sub-step; without it one frame takes two.
+TEST(Quality, GameLevelRemeshesEarlyToHoldOneSubstep) {
+    for (const bool early : {true, false}) {
+        Simulation sim;
+        buildSimulation(
+            parseScene(test::authorsDropScene(2176, {{"quality", "game"}, {"remesh_to_hold_substeps", early}}), "drop"),
+            sim);
+        int most = 0;
+        for (int k = 0; k < 30; ++k) {
+            sim.step(1.0f / 30.0f);
+            most = std::max(most, sim.lastSubsteps());
+        }
+        EXPECT_EQ(most, early ? 1 : 2) << (early ? "early remesh" : "remesh at remesh_strain");
+    }
 }
 
 // The author's dye drop (ball r 1, density +10, gravity 10, nu 0.01) falling for 5 s: the fall of

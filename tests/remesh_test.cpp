@@ -366,6 +366,49 @@ TEST(Remesh, BudgetLeavesOutTheFaintFringeBeforeCoarsening) {
     }
 }
 
+// A remesh told to defer its coarsening stops after sizing the coarser lattice, leaving the
+// vortons as they were; laid at that spacing they come out exactly as one remesh makes them (the
+// same deposits at the same spacings), so splitting a remesh over two frames changes no vorton.
+TEST(Remesh, DeferredCoarseningSizesTheLatticeAndLaysItNextTime) {
+    const Vortons start = randomBlob(4000, 4);
+    RemeshSettings settings;
+    settings.spacing = 0.05f;
+    settings.threshold = 0.0f;
+    Vortons full = start;
+    Remesher remesher;
+    ASSERT_TRUE(remesher.apply(full, settings));
+    settings.maxCount = full.size() * 6 / 10;
+    Vortons oneGo = start;
+    ASSERT_TRUE(remesher.apply(oneGo, settings));
+    EXPECT_FALSE(remesher.lastDeferred());
+    ASSERT_GT(remesher.lastSpacing(), settings.spacing);
+
+    RemeshSettings sizing = settings;
+    sizing.deferCoarsening = true;
+    Vortons split = start;
+    EXPECT_FALSE(remesher.apply(split, sizing));
+    EXPECT_TRUE(remesher.lastDeferred());
+    EXPECT_EQ(split.position, start.position);
+    EXPECT_EQ(split.vorticity, start.vorticity);
+    const float sized = remesher.lastSpacing();
+    EXPECT_GT(sized, settings.spacing);
+
+    settings.spacing = sized;
+    ASSERT_TRUE(remesher.apply(split, settings));
+    EXPECT_FALSE(remesher.lastDeferred());
+    EXPECT_EQ(split.position, oneGo.position);
+    EXPECT_EQ(split.vorticity, oneGo.vorticity);
+    EXPECT_EQ(split.volumes, oneGo.volumes);
+    EXPECT_EQ(split.density, oneGo.density);
+
+    // A lattice that needs no coarsening is laid at once, deferral asked or not.
+    Vortons within = start;
+    sizing.spacing = 0.05f;
+    sizing.maxCount = 0;
+    EXPECT_TRUE(remesher.apply(within, sizing));
+    EXPECT_FALSE(remesher.lastDeferred());
+}
+
 // The hard cap keeps exactly `cap` nodes, the strongest, and the least correction restores total
 // vorticity, linear impulse and mass (the mass centre is not among the totals the cap keeps).
 // Without the correction the dropped nodes would take their share of each total with them.

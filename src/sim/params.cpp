@@ -215,6 +215,12 @@ void addTimeStepping(std::vector<ParamSpec>& t) {
             .atLeast(0)
             .atMost(0.5));
     t.push_back(fluidParam(
+        "remesh_split", &F::remeshSplit,
+        "Spread a remesh that must coarsen its lattice (to stay within vorton_budget or max_vortons) over two frames: the first deposits the vortons on the lattice it has, finds it would hold too many and sizes a coarser one; the second lays the vortons on that one. Each frame then pays for one deposit instead of one frame paying for two (on the author's 2,176-vorton drop most remeshes coarsen, about 0.5 ms each), and such a remesh comes one frame late. Not while there are more vortons than max_vortons. false = the whole remesh in one frame."));
+    t.push_back(fluidParam(
+        "remesh_to_hold_substeps", &F::remeshToHoldSubsteps,
+        "Remesh at the start of a frame, before remesh_strain is reached, when the strain the frame's first sub-step will meet (this frame's and the last one's extrapolated) would take it one more sub-step than this frame took and the vortons have gone at least half of remesh_strain since the last remesh. A distorted lattice concentrates the grid's strain in spikes a remesh evens out: the author's 2,176-vorton drop at the game level peaks at max|grad u| dt 1.8 in its sixth frame before its first remesh and 1.35 after it, so it takes that frame in one sub-step instead of two. VPM only."));
+    t.push_back(fluidParam(
         "adams_bashforth", &F::adamsBashforth,
         "Second-order time integration: particle motion and vortex stretching use the two-step Adams-Bashforth rule (this sub-step's rate and the last one's), so an inviscid ring keeps its energy at the same sub-step size; false = one-step rules (the frozen-field midpoint for motion, Euler for stretching), first order in time. The first sub-step after a reset is one-step; after a remesh the new vortons move on with the last sub-step's velocity of the fluid they carry, and stretching restarts with Euler."));
 }

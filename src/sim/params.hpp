@@ -139,6 +139,12 @@ struct FluidParams {
     // its lattice (0 = coarsen).
     float remeshFringeShare = 0.0f;
     float remeshFringeMassShare = 0.0f;
+    // A remesh that must coarsen its lattice sizes it in one frame and lays the vortons on it in
+    // the next, so no frame deposits twice.
+    bool remeshSplit = false;
+    // Remesh at a frame's start when the strain, growing from frame to frame, would otherwise
+    // take it one more sub-step and the lattice is half as distorted as remeshStrain allows.
+    bool remeshToHoldSubsteps = false;
     // Viscous diffusion by particle strength exchange (PSE).
     bool diffusion = true;
     // Diffusion (viscous and subgrid) once per frame, over the frame's time, at its last sub-step.

@@ -92,6 +92,7 @@ bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
 
 bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegion& fluidRegion,
                      const FluidShare& fluidShare) {
+    lastDeferred_ = false;
     if (v.size() == 0 || !(settings.spacing > 0.0f)) return false;
     float h = settings.spacing;
     size_t kept = 0;
@@ -113,6 +114,11 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
             }
         }
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
+        if (settings.deferCoarsening) {
+            lastSpacing_ = h;
+            lastDeferred_ = true;
+            return false;
+        }
     }
     const bool overCap = settings.hardCap > 0 && kept > settings.hardCap;
     if (overCap) kept = dropBeyond(rankBySignificance(settings.hardCap), settings.hardCap);

@@ -50,6 +50,11 @@ struct RemeshSettings {
     // |rho' V| (0 = always coarsen).
     float fringeShare = 0.0f;
     float fringeMassShare = 0.0f;
+    // When the lattice at `spacing` would have to be coarsened, stop there: apply() leaves the
+    // vortons alone, returns false, and lastDeferred() and lastSpacing() give the coarser spacing
+    // its next attempt would have taken, so a later apply() at that spacing lays them (the same
+    // vortons then give what one apply() makes).
+    bool deferCoarsening = false;
 };
 
 class Remesher {
@@ -81,6 +86,8 @@ public:
     bool apply(Vortons& vortons, const RemeshSettings& settings, const FluidRegion& fluidRegion = {},
                const FluidShare& fluidShare = {});
     float lastSpacing() const { return lastSpacing_; }
+    // Whether the last apply() stopped at coarsening the lattice (RemeshSettings::deferCoarsening).
+    bool lastDeferred() const { return lastDeferred_; }
     // Mass deviation (kg) the last apply() moved one spacing to keep node densities within the
     // range of the vortons that reached them.
     double lastMovedMass() const { return lastMovedMass_; }
@@ -167,6 +174,7 @@ private:
     void collect(float coreOverlap, Vortons& out) const;
 
     float lastSpacing_ = 0.0f;
+    bool lastDeferred_ = false;
     std::vector<double> movedMass_;  // per lattice plane, scratch of boundDensities
     double lastMovedMass_ = 0.0;
     double lastAveragedMass_ = 0.0;

@@ -75,6 +75,9 @@ void Simulation::reset() {
     undiffused_ = 0.0f;
     framesSinceDiffusion_ = 0;
     remeshSpacing_ = 0.0f;
+    remeshSizedAtStep_ = -1;
+    strainDemand_ = strainDemandBefore_ = 0.0f;
+    remeshToHoldSubstepsDue_ = false;
     work_->wallSources.clear();
     remeshBaseCount_ = 0;
     walls_ = {};
@@ -156,16 +159,24 @@ void Simulation::step(float frameDt) {
         ++framesSinceDiffusion_;
         const long remeshesBefore = remeshCount_;
         for (bool last = false; !last; ++taken) {
-            if (remeshDue()) runPhase(Phase::Remesh, [&] { remesh(); });
+            if (taken == 0 && remeshToHoldSubstepsDue_ && vortons_.size() > 0)
+                runPhase(Phase::Remesh, [&] { remesh(false); });  // laid at once: it is for this frame
+            else if (remeshDue())
+                runPhase(Phase::Remesh, [&] { remesh(true); });
             runPhase(Phase::Grid, [&] { updateGrid(); });
             keepVelocityGridForExponentialMove();
             runPhase(Phase::Velocity, [&] { computeVelocityGrid(); });
+            if (taken == 0) {
+                strainDemandBefore_ = strainDemand_;
+                strainDemand_ = maxGridStrain_ * frameDt / fluid_.strainLimit;
+            }
             const int stepsLeft = substepsFor(remaining, taken);
             last = stepsLeft == 1;
             const float dt = last ? remaining : remaining / float(stepsLeft);
             remaining -= dt;
             undiffused_ += dt;
-            const bool diffuseNow = !fluid_.diffusionPerFrame || (last && diffusionDue(remeshCount_ != remeshesBefore));
+            const bool remeshWork = remeshCount_ != remeshesBefore || remeshSizedAtStep_ == stepCount_;
+            const bool diffuseNow = !fluid_.diffusionPerFrame || (last && diffusionDue(remeshWork));
             substep(dt, diffuseNow ? undiffused_ : 0.0f);
             if (diffuseNow) {
                 undiffused_ = 0.0f;
@@ -173,6 +184,7 @@ void Simulation::step(float frameDt) {
             }
         }
     });
+    remeshToHoldSubstepsDue_ = remeshWouldHoldSubsteps();
     ++stepCount_;
     time_ = frameStart + double(frameDt);
     lastSubsteps_ = taken;
@@ -242,8 +254,25 @@ bool Simulation::remeshDue() const {
     if (vortons_.size() == 0) return false;
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     const bool vpm = method.method() == FluidMethod::Vpm;
+    // A remesh that sized a coarser lattice lays the vortons at the next frame, not later in this one.
+    if (remeshSizedAtStep_ >= 0 && vpm) return remeshSizedAtStep_ != stepCount_;
     return method.remeshDue(strainForRemesh(), fluid_) || (aboveVortonCap() && vpm) ||
            (vpm && diffusionRemeshDue(spreadSinceRemesh_, strainForRemesh(), fluid_.remeshStrain));
+}
+
+// Under remesh_to_hold_substeps, whether the next frame should start with a remesh: the strain its
+// first sub-step meets, extrapolated from this frame's and the last one's, would ask for more
+// sub-steps than this frame's did, and the lattice has gone at least half of remesh_strain (a
+// remesh it was nearly due for anyway, taken early because it evens out a distorted lattice's
+// spikes of grid strain).
+bool Simulation::remeshWouldHoldSubsteps() const {
+    const FluidMethodStep& method = fluidMethodStep(fluid_.method);
+    if (!fluid_.remeshToHoldSubsteps || vortons_.size() == 0 || method.method() != FluidMethod::Vpm ||
+        !method.mayRemesh(fluid_) || !(fluid_.remeshStrain > 0.0f))
+        return false;
+    const float next = 2.0f * strainDemand_ - strainDemandBefore_;
+    const bool moreSubsteps = std::ceil(next) > std::max(std::ceil(strainDemand_), 1.0f);
+    return moreSubsteps && strainForRemesh() >= 0.5f * fluid_.remeshStrain;
 }
 
 float Simulation::strainForRemesh() const {
@@ -269,7 +298,7 @@ void Simulation::fitVortonsToLevel() {
     if (vortons_.size() == 0 || fluidMethodStep(fluid_.method).method() != FluidMethod::Vpm) return;
     const bool firstRemesh = !(remeshSpacing_ > 0.0f);
     const bool budgetCuts = firstRemesh && fluid_.vortonBudget > 0.0f && fluid_.vortonBudget < 1.0f;
-    if (aboveVortonCap() || budgetCuts) arena_->execute([&] { remesh(); });
+    if (aboveVortonCap() || budgetCuts) arena_->execute([&] { remesh(false); });
 }
 
 // Under diffusion_per_frame, whether this frame (at its last sub-step) diffuses: every
@@ -283,11 +312,7 @@ bool Simulation::diffusionDue(bool remeshedThisFrame) const {
 
 bool Simulation::aboveVortonCap() const { return fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons); }
 
-void Simulation::remesh() {
-    strainSinceRemesh_ = 0.0f;
-    latticeStrain_ = 0.0f;
-    latticeMaps_.clear();
-    spreadSinceRemesh_ = 0.0f;
+void Simulation::remesh(bool mayDefer) {
     if (!(remeshSpacing_ > 0.0f)) {
         // The lattice is set at the first remesh (the mean particle spacing), so later remeshes
         // land on the same lattice until the budget makes it coarser.
@@ -306,12 +331,28 @@ void Simulation::remesh() {
     settings.threshold = fluid_.remeshThreshold;
     settings.fringeShare = fluid_.remeshFringeShare;
     settings.fringeMassShare = fluid_.remeshFringeMassShare;
+    // Sized at the last frame: lay the vortons now, coarsening further if they still need it. The
+    // first remesh is never put off: a young flow's first lattice is what evens out its peaks of
+    // strain (the author's drop at the game level would take two sub-steps in the frame it waited).
+    settings.deferCoarsening =
+        mayDefer && fluid_.remeshSplit && remeshSizedAtStep_ < 0 && remeshCount_ > 0 && !aboveVortonCap();
+    remeshSizedAtStep_ = -1;
     // With bodies, the lattice leaves out what lies inside solids or outside containers, and a
     // node a container cuts holds its cell's fluid.
     const Remesher::FluidRegion fluidRegion = bodies_.empty() ? Remesher::FluidRegion{} : fluidRegionOf(bodies_);
     const Remesher::FluidShare fluidShare = bodies_.empty() ? Remesher::FluidShare{} : containerShareOf(bodies_);
     const size_t before = vortons_.size();
-    if (!work_->remesher.apply(vortons_, settings, fluidRegion, fluidShare)) return;
+    const bool laid = work_->remesher.apply(vortons_, settings, fluidRegion, fluidShare);
+    if (work_->remesher.lastDeferred()) {
+        remeshSpacing_ = work_->remesher.lastSpacing();
+        remeshSizedAtStep_ = stepCount_;
+        return;  // the distortion since the last remesh stays counted until the vortons are laid
+    }
+    strainSinceRemesh_ = 0.0f;
+    latticeStrain_ = 0.0f;
+    latticeMaps_.clear();
+    spreadSinceRemesh_ = 0.0f;
+    if (!laid) return;
     carryHistoryAcrossRemesh(fluid_, before, {velocityGrid_, work_->pushedFlows, fluidRegion}, vortons_,
                              work_->history);
     remeshSpacing_ = work_->remesher.lastSpacing();

@@ -86,6 +86,8 @@ public:
     void step(float frameDt);
     int lastSubsteps() const { return lastSubsteps_; }  // sub-steps the last step() took
     long remeshCount() const { return remeshCount_; }   // remeshes since reset()
+    // Under remesh_split: the last frame sized a coarser lattice, and the next lays the vortons on it.
+    bool remeshPending() const { return remeshSizedAtStep_ >= 0; }
     long stepCount() const { return stepCount_; }
     double time() const { return time_; }
 
@@ -148,7 +150,9 @@ private:
     float strainForRemesh() const;
     void carryLatticeDistortion(float dt);
     bool aboveVortonCap() const;  // more vortons than fluid.max_vortons
-    void remesh();
+    // mayDefer: under remesh_split, a remesh that must coarsen its lattice may stop at sizing
+    // it and finish at the next frame's first sub-step.
+    void remesh(bool mayDefer);
     void updateGrid();
     void computeVelocityGrid();
     void keepVelocityGridForExponentialMove();
@@ -199,6 +203,12 @@ private:
     float spreadSinceRemesh_ = 0.0f;  // integral of 4 nu / h^2 dt since the last remesh
     float remeshSpacing_ = 0.0f;      // lattice spacing, set at the first remesh
     size_t remeshBaseCount_ = 0;      // vortons before the first remesh (the budget's unit)
+    long remeshSizedAtStep_ = -1;     // frame (stepCount_) whose remesh sized a coarser lattice; -1: none due
+    // max|grad u| frame dt / strain_limit at the first sub-step of this frame and of the last one
+    // (the sub-steps the strain alone asks for), and whether the next frame starts with a remesh.
+    float strainDemand_ = 0.0f, strainDemandBefore_ = 0.0f;
+    bool remeshToHoldSubstepsDue_ = false;
+    bool remeshWouldHoldSubsteps() const;
     float maxGridSpeed_ = 0.0f;       // of the last velocity solve, m/s
     float maxGridStrain_ = 0.0f;      // Frobenius norm of grad u, 1/s
     float maxGridStrainRate_ = 0.0f;  // Frobenius norm of its symmetric part S, 1/s
