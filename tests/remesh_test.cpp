@@ -327,6 +327,22 @@ TEST(Remesh, BudgetCoarsensTheLatticeAndKeepsTheTotals) {
 
 // Total vorticity, linear impulse and mass after a remesh that left nodes out and corrected the
 // rest (sim/remesh_totals.hpp): float sums of a few thousand vortons.
+// A remesh at spacing h that keeps every node that received anything (no threshold, no budget).
+RemeshSettings everyNodeAt(float h) {
+    RemeshSettings settings;
+    settings.spacing = h;
+    settings.threshold = 0.0f;
+    return settings;
+}
+
+// The vortons a remesh of `vortons` under `settings` makes.
+size_t nodesHolding(const Vortons& vortons, const RemeshSettings& settings) {
+    Vortons laid = vortons;
+    Remesher remesher;
+    EXPECT_TRUE(remesher.apply(laid, settings));
+    return laid.size();
+}
+
 void expectTotalsRestored(const Moments& before, const Moments& after) {
     const double tolerance = 2e-5 * before.strength;
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], tolerance);
@@ -341,13 +357,9 @@ void expectTotalsRestored(const Moments& before, const Moments& after) {
 TEST(Remesh, BudgetLeavesOutTheFaintFringeBeforeCoarsening) {
     const Vortons start = randomBlob(4000, 4);
     const Moments before = momentsOf(start);
-    RemeshSettings settings;
-    settings.spacing = 0.05f;
-    settings.threshold = 0.0f;
-    Vortons full = start;
+    RemeshSettings settings = everyNodeAt(0.05f);
     Remesher remesher;
-    ASSERT_TRUE(remesher.apply(full, settings));
-    settings.maxCount = full.size() * 9 / 10;
+    settings.maxCount = nodesHolding(start, settings) * 9 / 10;
     settings.fringeShare = 0.05f;
     settings.fringeMassShare = 0.05f;
     Vortons trimmed = start;
@@ -371,13 +383,9 @@ TEST(Remesh, BudgetLeavesOutTheFaintFringeBeforeCoarsening) {
 // same deposits at the same spacings), so splitting a remesh over two frames changes no vorton.
 TEST(Remesh, DeferredCoarseningSizesTheLatticeAndLaysItNextTime) {
     const Vortons start = randomBlob(4000, 4);
-    RemeshSettings settings;
-    settings.spacing = 0.05f;
-    settings.threshold = 0.0f;
-    Vortons full = start;
+    RemeshSettings settings = everyNodeAt(0.05f);
     Remesher remesher;
-    ASSERT_TRUE(remesher.apply(full, settings));
-    settings.maxCount = full.size() * 6 / 10;
+    settings.maxCount = nodesHolding(start, settings) * 6 / 10;
     Vortons oneGo = start;
     ASSERT_TRUE(remesher.apply(oneGo, settings));
     EXPECT_FALSE(remesher.lastDeferred());
