@@ -226,6 +226,27 @@ TEST(Quality, GameLevelRemeshesEarlyToHoldOneSubstep) {
         }
         EXPECT_EQ(most, early ? 1 : 2) << (early ? "early remesh" : "remesh at remesh_strain");
     }
+    // Switched off live just before the frame it would remesh early, the drop goes on as without
+    // it: the decision is taken at each frame's start from the parameters then.
+    long firstRemeshFrame = -1;
+    {
+        Simulation sim;
+        buildSimulation(parseScene(test::authorsDropScene(2176, {{"quality", "game"}}), "drop"), sim);
+        for (int k = 0; k < 30 && firstRemeshFrame < 0; ++k) {
+            sim.step(1.0f / 30.0f);
+            if (sim.remeshCount() > 0) firstRemeshFrame = k;
+        }
+    }
+    ASSERT_GE(firstRemeshFrame, 0);
+    Simulation switched;
+    buildSimulation(parseScene(test::authorsDropScene(2176, {{"quality", "game"}}), "drop"), switched);
+    int most = 0;
+    for (int k = 0; k < 30; ++k) {
+        if (k == firstRemeshFrame) switched.fluid().remeshToHoldSubsteps = false;
+        switched.step(1.0f / 30.0f);
+        most = std::max(most, switched.lastSubsteps());
+    }
+    EXPECT_EQ(most, 2);
 }
 
 // The author's dye drop (ball r 1, density +10, gravity 10, nu 0.01) falling for 5 s: the fall of

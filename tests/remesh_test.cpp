@@ -325,8 +325,6 @@ TEST(Remesh, BudgetCoarsensTheLatticeAndKeepsTheTotals) {
     expectSameMoments(before, momentsOf(v), centreShiftOf(remesher, start));
 }
 
-// Total vorticity, linear impulse and mass after a remesh that left nodes out and corrected the
-// rest (sim/remesh_totals.hpp): float sums of a few thousand vortons.
 // A remesh at spacing h that keeps every node that received anything (no threshold, no budget).
 RemeshSettings everyNodeAt(float h) {
     RemeshSettings settings;
@@ -343,6 +341,8 @@ size_t nodesHolding(const Vortons& vortons, const RemeshSettings& settings) {
     return laid.size();
 }
 
+// Total vorticity, linear impulse and mass after a remesh that left nodes out and corrected the
+// rest (sim/remesh_totals.hpp): float sums of a few thousand vortons.
 void expectTotalsRestored(const Moments& before, const Moments& after) {
     const double tolerance = 2e-5 * before.strength;
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(after.circulation[k], before.circulation[k], tolerance);
@@ -409,12 +409,13 @@ TEST(Remesh, DeferredCoarseningSizesTheLatticeAndLaysItNextTime) {
     EXPECT_EQ(split.volumes, oneGo.volumes);
     EXPECT_EQ(split.density, oneGo.density);
 
-    // A lattice that needs no coarsening is laid at once, deferral asked or not.
+    // A lattice within the budget at its spacing is laid at once, deferral asked or not.
     Vortons within = start;
     sizing.spacing = 0.05f;
-    sizing.maxCount = 0;
+    sizing.maxCount = nodesHolding(start, everyNodeAt(0.05f));
     EXPECT_TRUE(remesher.apply(within, sizing));
     EXPECT_FALSE(remesher.lastDeferred());
+    EXPECT_FLOAT_EQ(remesher.lastSpacing(), 0.05f);
 }
 
 // The hard cap keeps exactly `cap` nodes, the strongest, and the least correction restores total

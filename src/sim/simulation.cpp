@@ -76,8 +76,8 @@ void Simulation::reset() {
     framesSinceDiffusion_ = 0;
     remeshSpacing_ = 0.0f;
     remeshSizedAtStep_ = -1;
+    sizedSpacing_ = 0.0f;
     strainDemand_ = strainDemandBefore_ = 0.0f;
-    remeshToHoldSubstepsDue_ = false;
     work_->wallSources.clear();
     remeshBaseCount_ = 0;
     walls_ = {};
@@ -158,8 +158,9 @@ void Simulation::step(float frameDt) {
         float remaining = frameDt;
         ++framesSinceDiffusion_;
         const long remeshesBefore = remeshCount_;
+        const bool remeshEarly = remeshWouldHoldSubsteps();  // with the parameters as they are now
         for (bool last = false; !last; ++taken) {
-            if (taken == 0 && remeshToHoldSubstepsDue_ && vortons_.size() > 0)
+            if (taken == 0 && remeshEarly)
                 runPhase(Phase::Remesh, [&] { remesh(false); });  // laid at once: it is for this frame
             else if (remeshDue())
                 runPhase(Phase::Remesh, [&] { remesh(true); });
@@ -184,7 +185,6 @@ void Simulation::step(float frameDt) {
             }
         }
     });
-    remeshToHoldSubstepsDue_ = remeshWouldHoldSubsteps();
     ++stepCount_;
     time_ = frameStart + double(frameDt);
     lastSubsteps_ = taken;
@@ -254,17 +254,18 @@ bool Simulation::remeshDue() const {
     if (vortons_.size() == 0) return false;
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     const bool vpm = method.method() == FluidMethod::Vpm;
-    // A remesh that sized a coarser lattice lays the vortons at the next frame, not later in this one.
-    if (remeshSizedAtStep_ >= 0 && vpm) return remeshSizedAtStep_ != stepCount_;
+    // A remesh that sized a coarser lattice lays the vortons at the next frame, not later in this
+    // one, unless the count has gone past the cap since.
+    if (remeshSizedAtStep_ >= 0 && vpm) return remeshSizedAtStep_ != stepCount_ || aboveVortonCap();
     return method.remeshDue(strainForRemesh(), fluid_) || (aboveVortonCap() && vpm) ||
            (vpm && diffusionRemeshDue(spreadSinceRemesh_, strainForRemesh(), fluid_.remeshStrain));
 }
 
-// Under remesh_to_hold_substeps, whether the next frame should start with a remesh: the strain its
-// first sub-step meets, extrapolated from this frame's and the last one's, would ask for more
-// sub-steps than this frame's did, and the lattice has gone at least half of remesh_strain (a
-// remesh it was nearly due for anyway, taken early because it evens out a distorted lattice's
-// spikes of grid strain).
+// Under remesh_to_hold_substeps, whether this frame should start with a remesh: the strain its
+// first sub-step meets, extrapolated from the last two frames', would ask for more sub-steps than
+// the last frame's strain did, and the lattice has gone at least half of remesh_strain (a remesh
+// it was nearly due for anyway, taken early because it evens out a distorted lattice's spikes of
+// grid strain).
 bool Simulation::remeshWouldHoldSubsteps() const {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     if (!fluid_.remeshToHoldSubsteps || vortons_.size() == 0 || method.method() != FluidMethod::Vpm ||
@@ -320,7 +321,7 @@ void Simulation::remesh(bool mayDefer) {
         remeshBaseCount_ = vortons_.size();
     }
     RemeshSettings settings;
-    settings.spacing = remeshSpacing_;
+    settings.spacing = remeshSizedAtStep_ >= 0 ? sizedSpacing_ : remeshSpacing_;
     settings.maxCount = fluid_.vortonBudget > 0.0f
                             ? std::max<size_t>(size_t(double(fluid_.vortonBudget) * double(remeshBaseCount_)), 1)
                             : 0;
@@ -331,9 +332,10 @@ void Simulation::remesh(bool mayDefer) {
     settings.threshold = fluid_.remeshThreshold;
     settings.fringeShare = fluid_.remeshFringeShare;
     settings.fringeMassShare = fluid_.remeshFringeMassShare;
-    // Sized at the last frame: lay the vortons now, coarsening further if they still need it. The
-    // first remesh is never put off: a young flow's first lattice is what evens out its peaks of
-    // strain (the author's drop at the game level would take two sub-steps in the frame it waited).
+    // Sized at the last frame: lay the vortons now, coarsening further if they still need it. No
+    // remesh is put off before one has been made (the one a scene may get as it loads counts): a
+    // young flow's first lattice is what evens out its peaks of strain (the author's drop at the
+    // game level would take two sub-steps in the frame it waited).
     settings.deferCoarsening =
         mayDefer && fluid_.remeshSplit && remeshSizedAtStep_ < 0 && remeshCount_ > 0 && !aboveVortonCap();
     remeshSizedAtStep_ = -1;
@@ -344,7 +346,7 @@ void Simulation::remesh(bool mayDefer) {
     const size_t before = vortons_.size();
     const bool laid = work_->remesher.apply(vortons_, settings, fluidRegion, fluidShare);
     if (work_->remesher.lastDeferred()) {
-        remeshSpacing_ = work_->remesher.lastSpacing();
+        sizedSpacing_ = work_->remesher.lastSpacing();
         remeshSizedAtStep_ = stepCount_;
         return;  // the distortion since the last remesh stays counted until the vortons are laid
     }

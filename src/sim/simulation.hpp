@@ -204,10 +204,10 @@ private:
     float remeshSpacing_ = 0.0f;      // lattice spacing, set at the first remesh
     size_t remeshBaseCount_ = 0;      // vortons before the first remesh (the budget's unit)
     long remeshSizedAtStep_ = -1;     // frame (stepCount_) whose remesh sized a coarser lattice; -1: none due
-    // max|grad u| frame dt / strain_limit at the first sub-step of this frame and of the last one
-    // (the sub-steps the strain alone asks for), and whether the next frame starts with a remesh.
+    float sizedSpacing_ = 0.0f;       // the spacing it sized, m (remeshSpacing_ once the vortons are laid)
+    // max|grad u| frame dt / strain_limit at the first sub-step of the last frame and of the one
+    // before (the sub-steps the strain alone asked for).
     float strainDemand_ = 0.0f, strainDemandBefore_ = 0.0f;
-    bool remeshToHoldSubstepsDue_ = false;
     bool remeshWouldHoldSubsteps() const;
     float maxGridSpeed_ = 0.0f;       // of the last velocity solve, m/s
     float maxGridStrain_ = 0.0f;      // Frobenius norm of grad u, 1/s

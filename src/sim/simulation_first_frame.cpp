@@ -17,7 +17,7 @@ void Simulation::prepareFirstFrame(float frameDt) {
                         timers_, energyBudget_, lastStepMs_, stepCount_, time_, substepTime_, lastSubsteps_,
                         substepCount_, remeshCount_, strainSinceRemesh_, latticeStrain_, latticeMaps_,
                         spreadSinceRemesh_, undiffused_, framesSinceDiffusion_, remeshSpacing_, remeshBaseCount_,
-                        remeshSizedAtStep_, strainDemand_, strainDemandBefore_, remeshToHoldSubstepsDue_, maxGridSpeed_,
+                        remeshSizedAtStep_, sizedSpacing_, strainDemand_, strainDemandBefore_, maxGridSpeed_,
                         maxGridStrain_, maxGridStrainRate_, lastDynamicCoefficient_, gridShape_, velocityGrid_,
                         jacobianGrid_, partition_, walls_, work_->eddyViscosity, work_->previousVelocityGrid);
     };
