@@ -207,6 +207,15 @@ TEST(Quality, GameLevelLaysASizedLatticeAtTheNextFrame) {
         }
         EXPECT_GE(sim.remeshCount(), 4);
     }
+    // Remeshing switched off (remesh_strain 0) in the frame that sized a lattice: nothing is laid.
+    Simulation sim;
+    buildSimulation(parseScene(test::authorsDropScene(2176, {{"quality", "game"}}), "drop"), sim);
+    for (int k = 0; k < 150 && !sim.remeshPending(); ++k) sim.step(1.0f / 30.0f);
+    ASSERT_TRUE(sim.remeshPending());
+    const long before = sim.remeshCount();
+    sim.fluid().remeshStrain = 0.0f;
+    for (int k = 0; k < 3; ++k) sim.step(1.0f / 30.0f);
+    EXPECT_EQ(sim.remeshCount(), before);
 }
 
 // The young drop's strain grows frame by frame until its first remesh evens out the distorted

@@ -255,8 +255,9 @@ bool Simulation::remeshDue() const {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     const bool vpm = method.method() == FluidMethod::Vpm;
     // A remesh that sized a coarser lattice lays the vortons at the next frame, not later in this
-    // one, unless the count has gone past the cap since.
-    if (remeshSizedAtStep_ >= 0 && vpm) return remeshSizedAtStep_ != stepCount_ || aboveVortonCap();
+    // one, unless the count has gone past the cap since (and not once remeshing is switched off).
+    if (remeshSizedAtStep_ >= 0 && vpm && method.mayRemesh(fluid_))
+        return remeshSizedAtStep_ != stepCount_ || aboveVortonCap();
     return method.remeshDue(strainForRemesh(), fluid_) || (aboveVortonCap() && vpm) ||
            (vpm && diffusionRemeshDue(spreadSinceRemesh_, strainForRemesh(), fluid_.remeshStrain));
 }
@@ -269,7 +270,7 @@ bool Simulation::remeshDue() const {
 bool Simulation::remeshWouldHoldSubsteps() const {
     const FluidMethodStep& method = fluidMethodStep(fluid_.method);
     if (!fluid_.remeshToHoldSubsteps || vortons_.size() == 0 || method.method() != FluidMethod::Vpm ||
-        !method.mayRemesh(fluid_) || !(fluid_.remeshStrain > 0.0f))
+        !method.mayRemesh(fluid_))
         return false;
     const float next = 2.0f * strainDemand_ - strainDemandBefore_;
     const bool moreSubsteps = std::ceil(next) > std::max(std::ceil(strainDemand_), 1.0f);
