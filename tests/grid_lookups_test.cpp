@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace vfx {
@@ -74,6 +75,30 @@ TEST(GridLookups, ParallelBlocksGiveTheSameResultForAnyThreadCount) {
     const std::vector<mat3> one = run(1), two = run(2), three = run(3);
     EXPECT_EQ(0, std::memcmp(two.data(), one.data(), one.size() * sizeof(mat3)));
     EXPECT_EQ(0, std::memcmp(three.data(), one.data(), one.size() * sizeof(mat3)));
+}
+
+// Points far past a face read the face's nearest point, and a non-finite coordinate never leads
+// outside the grid: +inf reads the last point along its axis, -inf and NaN the first.
+TEST(GridLookups, FarAndNonFinitePointsReadAPointOfTheGrid) {
+    const GridShape shape = wavyGrid().shape();
+    const UniformGrid<vec3> grid = wavyVectors(wavyMatrices(shape));
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const vec3 lo = shape.minCorner,
+               hi = shape.pointPosition(shape.points.x - 1, shape.points.y - 1, shape.points.z - 1);
+    const std::vector<vec3> points{
+        vec3(-1e30f), vec3(1e30f), vec3(-inf), vec3(inf), vec3(nan), vec3(nan, inf, -inf), vec3(1e30f, nan, lo.z), hi};
+    const ivec3 last = shape.points - ivec3(1);
+    const std::vector<ivec3> expectedPoint{
+        ivec3(0), last, ivec3(0), last, ivec3(0), ivec3(0, last.y, 0), ivec3(last.x, 0, 0), last};
+    std::vector<vec3> v;
+    interpolateAtPoints(grid, points, v);
+    // A fraction of 1 takes a + (b - a) 1, a rounding or two from b on each of the seven lerps.
+    const float tolerance = 7.0f * 2.0f * std::ldexp(1.0f, -23);
+    for (size_t i = 0; i < points.size(); ++i) {
+        const ivec3 p = expectedPoint[i];
+        const vec3 expected = grid[shape.index(p.x, p.y, p.z)];
+        for (int a = 0; a < 3; ++a) EXPECT_NEAR(v[i][a], expected[a], tolerance) << "point " << i;
+    }
 }
 
 TEST(GridLookups, AFlatGridTakesTheGridLookupPointByPoint) {

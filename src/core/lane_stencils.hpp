@@ -21,14 +21,16 @@ using CellLanes = int32_t __attribute__((vector_size(kLanes * sizeof(int32_t))))
 VFX_LANES_INLINE void cellAlongAxis(Lanes coordinate, float origin, float inverseSpacing, int lastCell, CellLanes& cell,
                                     Lanes& fraction) {
     const Lanes t = (coordinate - origin) * inverseSpacing;
-    Lanes c = t;
-    for (int l = 0; l < kLanes; ++l) c[l] = __builtin_floorf(c[l]);  // one vector round
-    c = c >= 0.0f ? c : Lanes{};
+    // Clamped first, then truncated: for t in [0, lastCell] truncation is the floor, so the cell
+    // is floor(t) clamped as before, in two vector conversions (a floor per lane is a scalar
+    // round each).
+    Lanes c = t >= 0.0f ? t : Lanes{};
     c = c <= float(lastCell) ? c : splat(float(lastCell));
+    cell = __builtin_convertvector(c, CellLanes);
+    c = __builtin_convertvector(cell, Lanes);
     Lanes f = t - c;
     f = f > 0.0f ? f : Lanes{};
     fraction = f < 1.0f ? f : splat(1.0f);
-    cell = __builtin_convertvector(c, CellLanes);
 }
 
 // Points [first, first + count) in lanes, one vector per axis; lanes past count repeat the last
