@@ -152,12 +152,13 @@ TEST_F(SimCli, RunWritesDumpAndStats) {
     size_t rows = 0;
     while (std::getline(statsFile, line)) ++rows;
     EXPECT_EQ(rows, 2u);
-    for (const char* column :
-         {"step,time,ms_step,vortons,tracers,kinetic_energy,circulation_x,circulation_y,circulation_z,"
-          "impulse_x,impulse_y,impulse_z,angular_impulse_x",
-          "mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy,enstrophy,"
-          "energy_viscous_loss,energy_subgrid_loss,energy_buoyancy_work,wall_normal_speed,ms_",
-          "body_ball_x,body_ball_y,body_ball_z,vortonfx_version"})
+    for (
+        const char* column :
+        {"step,time,ms_step,vortons,tracers,kinetic_energy,circulation_x,circulation_y,circulation_z,"
+         "impulse_x,impulse_y,impulse_z,angular_impulse_x",
+         "mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy,enstrophy,"
+         "energy_viscous_loss,energy_subgrid_loss,energy_buoyancy_work,wall_normal_speed,energy_change_remesh,energy_change_stretching,energy_change_relaxation,energy_change_baroclinic,energy_change_diffusion,energy_change_advection,energy_change_bodies,ms_",
+         "body_ball_x,body_ball_y,body_ball_z,vortonfx_version"})
         EXPECT_NE(header.find(column), std::string::npos) << header;
 }
 

@@ -97,7 +97,16 @@ produced NaN or infinity. Views from vortons, tracers and bodies taken before ar
             "substeps", [](const PythonSimulation& s) { return s.sim().lastSubsteps(); },
             "Sub-steps the last step took.")
         .def_property_readonly(
-            "remeshes", [](const PythonSimulation& s) { return s.sim().remeshCount(); }, "Remeshes since reset().");
+            "remeshes", [](const PythonSimulation& s) { return s.sim().remeshCount(); }, "Remeshes since reset().")
+        .def_property(
+            "measure_energy_changes", [](const PythonSimulation& s) { return s.sim().measuresEnergyChanges(); },
+            [](PythonSimulation& s, bool on) {
+                s.requireIdle();
+                s.sim().setMeasureEnergyChanges(on);
+            },
+            "Measure the field energy after each phase that changes the vortons into stats()'s "
+            "energy_change_<phase> (None while off): several velocity solves a sub-step. The flow is the same "
+            "either way.");
 }
 
 void bindState(py::class_<PythonSimulation>& c) {

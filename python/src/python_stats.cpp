@@ -49,6 +49,9 @@ py::dict statsRow(const Simulation& sim) {
     row["energy_subgrid_loss"] = d.energySubgridLoss;
     row["energy_buoyancy_work"] = d.energyBuoyancyWork;
     row["wall_normal_speed"] = d.wallNormalSpeed;
+    for (const MeasuredEnergyPhase& p : kMeasuredEnergyPhases)  // None when not measured
+        row[py::str(std::string("energy_change_") + p.name)] =
+            d.energyChangesMeasured ? py::object(py::float_(d.energyChanges.*p.change)) : py::object(py::none());
     for (const PhaseTimers::Phase& p : sim.timers().phases()) row[py::str("ms_" + columnName(p.name))] = p.lastMs;
     for (const RigidBody& b : sim.bodies())
         if (!b.name.empty()) putVector(row, "body_" + columnName(b.name), dvec3(b.position));

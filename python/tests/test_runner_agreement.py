@@ -65,6 +65,9 @@ def test_stats_row_has_the_runners_columns_and_values(vortonfx, tmp_path):
     for column, text in rows[-1].items():
         if column.startswith("ms_") or column == "vortonfx_version":
             continue  # timings differ run to run; the version is text
+        if column.startswith("energy_change_"):
+            assert text == "" and row[column] is None, column  # measured only when asked
+            continue
         # The CSV keeps ten significant digits.
         assert float(text) == pytest.approx(row[column], rel=1e-9, abs=1e-300), column
     assert row["vortonfx_version"] == vortonfx.__version__
@@ -73,6 +76,25 @@ def test_stats_row_has_the_runners_columns_and_values(vortonfx, tmp_path):
     assert all(ms >= 0.0 for ms in phases.values())
     assert set(sim.average_timings) == set(phases)
 
+
+
+def test_energy_changes_match_the_runners_and_add_up(vortonfx, tmp_path):
+    path = tmp_path / "stats.csv"
+    run_sim(scene_path("vortex_ring"), "--steps", "6", "--dt", "0.05", "--stats", str(path), "--energy-changes")
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    sim = vortonfx.Simulation(scene_path("vortex_ring"))
+    start = sim.stats()["field_energy"]
+    sim.measure_energy_changes = True
+    assert sim.measure_energy_changes
+    sim.step(0.05, steps=6)
+    row = sim.stats()
+    changes = [c for c in row if c.startswith("energy_change_")]
+    assert len(changes) == 7
+    for column in changes:
+        assert float(rows[-1][column]) == pytest.approx(row[column], rel=1e-9, abs=1e-12), column
+    # Every phase that changes the vortons is counted: the changes add up to the energy's.
+    assert sum(row[c] for c in changes) == pytest.approx(row["field_energy"] - start, rel=1e-6, abs=1e-9 * start)
 
 def read_grids(path):
     pyopenvdb = pytest.importorskip("pyopenvdb")

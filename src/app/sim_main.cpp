@@ -1,7 +1,7 @@
 // vortonfx-sim: runs a scene headless, writes stats, dumps and a progress bar (sim_stats.cpp,
 // sim_dump.cpp, sim_progress.cpp; --bench in sim_bench.cpp). This file is the command line.
 //   vortonfx-sim SCENE.json [--steps N] [--dt S] [--threads N] [--set path=value]... [--max-memory GB]
-//                [--dump FILE.json] [--stats FILE.csv] [--every K] [--quiet] [--params-markdown]
+//                [--dump FILE.json] [--stats FILE.csv [--energy-changes]] [--every K] [--quiet] [--params-markdown]
 //                [--vdb DIR [--vdb-every K] [--vdb-voxel S] [--vdb-clear]]
 //   vortonfx-sim --bench [--threads N]
 // Exit 0 on success, 2 on bad input (nothing written), 3 when the simulation produced a
@@ -70,6 +70,7 @@ struct Options {
     std::string maxMemory;
     bool dumpGiven = false, statsGiven = false, vdbGiven = false;  // an empty path is an error, not "none"
     bool vdbClear = false;
+    bool energyChanges = false;
     bool quiet = false;
     bool paramsMarkdown = false;
     bool bench = false;
@@ -304,6 +305,7 @@ int run(const Options& o) {
         throw BadInput{e.what()};
     }
     const RunSettings s = settingsFrom(o, scene);
+    if (o.energyChanges && !o.statsGiven) throw BadInput{"--energy-changes: needs --stats FILE.csv"};
     RunOutputs out;
     openFiles(o, out);
 
@@ -314,6 +316,7 @@ int run(const Options& o) {
     } catch (const SceneError& e) {
         throw BadInput{e.what()};
     }
+    sim.setMeasureEnergyChanges(o.energyChanges);
     openBake(o, out);
     if (out.baker && out.baker->framesCleared() > 0 && !o.quiet)
         std::printf("--vdb: deleted %d frame file(s) of an earlier bake in %s (--vdb-clear)\n",
@@ -415,6 +418,9 @@ PathFlags describeOptions(CLI::App& app, Options& o) {
                                         "Write one CSV row of diagnostics and timings every K steps to this file")
                              ->type_name("FILE.csv");
     app.add_option("--every", o.every, "Steps between stats rows (default 1)")->type_name("K");
+    app.add_flag("--energy-changes", o.energyChanges,
+                 "With --stats: measure the field energy after each phase that changes the vortons (columns "
+                 "energy_change_<phase>; several velocity solves a sub-step, which the timings then include)");
     CLI::Option* vdb =
         app.add_option("--vdb", o.vdbDir,
                        "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (density, velocity, vorticity, tracers)")

@@ -27,6 +27,9 @@ void StatsWriter::row(const Simulation& sim) {
             std::to_string(sim.remeshCount()) + "," + number(d.potentialFlowEnergy) + "," + number(d.enstrophy) + "," +
             number(d.energyViscousLoss) + "," + number(d.energySubgridLoss) + "," + number(d.energyBuoyancyWork) + "," +
             number(d.wallNormalSpeed);
+    // Empty cells when the changes were not measured.
+    for (const MeasuredEnergyPhase& p : kMeasuredEnergyPhases)
+        line += "," + (d.energyChangesMeasured ? number(d.energyChanges.*p.change) : std::string());
     for (const std::string& phase : phases_) line += "," + number(sim.timers().lastMs(phase));
     for (const RigidBody& b : sim.bodies())
         if (!b.name.empty())
@@ -56,6 +59,7 @@ void StatsWriter::writeHeader(const Simulation& sim) {
     header +=
         ",mass_particles,mass_grid,max_speed,field_energy,substeps,remeshes,potential_flow_energy"
         ",enstrophy,energy_viscous_loss,energy_subgrid_loss,energy_buoyancy_work,wall_normal_speed";
+    for (const MeasuredEnergyPhase& p : kMeasuredEnergyPhases) header += std::string(",energy_change_") + p.name;
     for (const PhaseTimers::Phase& p : sim.timers().phases()) {
         phases_.push_back(p.name);
         header += ",ms_" + columnName(p.name);

@@ -67,6 +67,8 @@ Diagnostics Simulation::diagnostics() const {
     d.energyViscousLoss = energyBudget_.viscousLoss;
     d.energySubgridLoss = energyBudget_.subgridLoss;
     d.energyBuoyancyWork = energyBudget_.buoyancyWork;
+    d.energyChangesMeasured = measureEnergyChanges_;
+    d.energyChanges = energyBudget_.measured;
     if (!bodies_.empty()) d.wallNormalSpeed = largestWallNormalSpeed(measureWallFlow(*this));
     d.circulation = s.circulation;
     d.linearImpulse = s.linear;
@@ -82,6 +84,13 @@ Diagnostics Simulation::diagnostics() const {
     for (float v : density.values()) gridSum += v;
     d.massGrid = density.size() ? gridSum * density.shape().cellVolume() : 0.0;
     return d;
+}
+
+double Simulation::fieldEnergyNow() const {
+    if (vortons_.position.empty()) return 0.0;
+    std::vector<vec3> induced;
+    velocityAtPoints(vortons_.position, induced);
+    return sumOverVortons(vortons_, induced, fluid_.ambientDensity).fieldEnergy;
 }
 
 }  // namespace vfx

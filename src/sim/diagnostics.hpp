@@ -1,6 +1,7 @@
 #pragma once
 // The conserved quantities and totals Simulation::diagnostics() measures (sim/diagnostics.cpp).
 #include "core/math.hpp"
+#include "sim/energy_budget.hpp"
 
 namespace vfx {
 
@@ -28,6 +29,9 @@ struct Diagnostics {
     double energyViscousLoss = 0.0;
     double energySubgridLoss = 0.0;
     double energyBuoyancyWork = 0.0;
+    // Each phase's change of the field energy since the reset, when measured (sim/energy_budget.hpp).
+    bool energyChangesMeasured = false;
+    MeasuredEnergyChanges energyChanges;
     // The largest speed of the flow through any body's wall, |(u - u_wall) . n| over points on
     // every surface (sim/wall_flow.hpp), m/s; 0 without bodies.
     double wallNormalSpeed = 0.0;

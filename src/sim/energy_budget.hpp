@@ -2,7 +2,7 @@
 // The flow's energy budget. For an unbounded Boussinesq flow with E = rho0 int u . (x x omega) dV,
 //     dE/dt = - rho0 nu int |omega|^2 dV - (subgrid loss) + int rho' g . u dV,
 // so E(t) - E(0) + viscous loss + subgrid loss - buoyancy work stays near zero when the method
-// keeps energy as the equations do. Each term is added every sub-step: the viscous loss from the
+// keeps energy as the equations do; what each phase changes can be measured beside it. Each term is added every sub-step: the viscous loss from the
 // resolved (grid) flow's enstrophy (its curl to fourth order), the subgrid loss per vorton from
 // its eddy viscosity and the resolved enstrophy density there (exact for a uniform nu_t, an
 // estimate otherwise), the buoyancy work from each vorton's own velocity.
@@ -13,10 +13,34 @@
 
 namespace vfx {
 
+struct MeasuredEnergyChanges {
+    double stretching = 0.0, relaxation = 0.0, baroclinic = 0.0, diffusion = 0.0, advection = 0.0, bodies = 0.0,
+           remesh = 0.0;
+    double total() const { return stretching + relaxation + baroclinic + diffusion + advection + bodies + remesh; }
+};
+
+// The phases in the order they act, by the name the stats give them (energy_change_<name>).
+struct MeasuredEnergyPhase {
+    const char* name;
+    double MeasuredEnergyChanges::*change;
+};
+inline constexpr MeasuredEnergyPhase kMeasuredEnergyPhases[] = {
+    {"remesh", &MeasuredEnergyChanges::remesh},         {"stretching", &MeasuredEnergyChanges::stretching},
+    {"relaxation", &MeasuredEnergyChanges::relaxation}, {"baroclinic", &MeasuredEnergyChanges::baroclinic},
+    {"diffusion", &MeasuredEnergyChanges::diffusion},   {"advection", &MeasuredEnergyChanges::advection},
+    {"bodies", &MeasuredEnergyChanges::bodies}};
+
 struct EnergyBudget {
     double viscousLoss = 0.0;   // rho0 nu int int |omega|^2 dV dt, J
     double subgridLoss = 0.0;   // rho0 int int nu_t |omega|^2 dV dt, J (the eddy viscosity's share)
     double buoyancyWork = 0.0;  // int int rho' g . u dV dt, J
+    // What each phase changed the field energy by, solved before and after it (sums since the
+    // reset, J). Measured only under Simulation::setMeasureEnergyChanges: a velocity solve at the
+    // vortons after each phase that moves or changes them, so several a sub-step. They add up to
+    // E(t) - E(0) and say where the budget's residual comes from: in the equations stretching and
+    // advection together keep the energy, baroclinic generation adds the buoyancy work, diffusion
+    // takes the viscous and subgrid losses, and relaxation and remeshing take nothing.
+    MeasuredEnergyChanges measured;
 
     // Adds one diffusion sub-step's losses: nu times the resolved flow's enstrophy on the velocity
     // grid, and each vorton's eddy viscosity (empty for none) times the resolved enstrophy density

@@ -87,6 +87,7 @@ void Simulation::reset() {
     registerPhases(timers_);
     work_ = std::make_unique<Workspace>();  // drops the density field, both histories and solver scratch
     energyBudget_ = {};
+    energyMarkCurrent_ = false;
     lastDynamicCoefficient_ = 0.0f;
 }
 
@@ -151,6 +152,7 @@ void Simulation::step(float frameDt) {
     if (fluid_.velocitySolver == VelocitySolver::Box) requireBoxContainer(bodies_);  // before any phase runs
     const auto start = std::chrono::steady_clock::now();
     timers_.beginStep();
+    energyMarkCurrent_ = false;  // an engine may have edited the vortons since the last step
     const double frameStart = time_;
     substepTime_ = time_;
     int taken = 0;
@@ -209,6 +211,7 @@ void Simulation::substep(float dt, float diffusionDt) {
     // The impulse each flow a moving body pushes aside (found with the velocity grid) exchanges
     // with the vortons as it moves and stretches them, measured before it does.
     work_->pushedImpulseRates = impulseRateFromPotentialFlows(work_->pushedFlows, vortons_);
+    markEnergyIfStale();
     if (fluid_.stretching)
         runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
     else
@@ -218,13 +221,22 @@ void Simulation::substep(float dt, float diffusionDt) {
     runPhase(Phase::Density, [&] {
         computeDensityGradient();  // of the gather the velocity phase made
     });
-    if (fluid_.baroclinic) runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });
-    if (diffusionDt > 0.0f && fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive()))
+    if (fluid_.baroclinic) {
+        runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });
+        measureEnergyChange(&MeasuredEnergyChanges::baroclinic);
+    }
+    if (diffusionDt > 0.0f && fluid_.diffusion && (fluid_.viscosity > 0.0f || subgridActive())) {
         runPhase(Phase::Diffusion, [&] { diffuse(diffusionDt); });
+        measureEnergyChange(&MeasuredEnergyChanges::diffusion);
+    }
     runMethodPhases(method, dt);
+    measureEnergyChange(&MeasuredEnergyChanges::advection);
     if (fluid_.gravity != vec3(0.0f) && method.buoyancyActs(fluid_))
         energyBudget_.addBuoyancy(vortons_, fluid_.gravity, dt);
-    if (!bodies_.empty()) runPhase(Phase::Bodies, [&] { interactWithBodies(dt); });
+    if (!bodies_.empty()) {
+        runPhase(Phase::Bodies, [&] { interactWithBodies(dt); });
+        measureEnergyChange(&MeasuredEnergyChanges::bodies);
+    }
     substepTime_ += dt;
     ++substepCount_;
     strainSinceRemesh_ = method.strainAfterSubstep(strainSinceRemesh_, maxGridStrainRate_, dt);
@@ -345,6 +357,7 @@ void Simulation::remesh(bool mayDefer) {
     const Remesher::FluidRegion fluidRegion = bodies_.empty() ? Remesher::FluidRegion{} : fluidRegionOf(bodies_);
     const Remesher::FluidShare fluidShare = bodies_.empty() ? Remesher::FluidShare{} : containerShareOf(bodies_);
     const size_t before = vortons_.size();
+    markEnergyIfStale();
     const bool laid = work_->remesher.apply(vortons_, settings, fluidRegion, fluidShare);
     if (work_->remesher.lastDeferred()) {
         sizedSpacing_ = work_->remesher.lastSpacing();
@@ -356,6 +369,7 @@ void Simulation::remesh(bool mayDefer) {
     latticeMaps_.clear();
     spreadSinceRemesh_ = 0.0f;
     if (!laid) return;
+    measureEnergyChange(&MeasuredEnergyChanges::remesh);
     carryHistoryAcrossRemesh(fluid_, before, {velocityGrid_, work_->pushedFlows, fluidRegion}, vortons_,
                              work_->history);
     remeshSpacing_ = work_->remesher.lastSpacing();
@@ -438,7 +452,28 @@ void Simulation::stretchAndTilt(float dt) {
                               fluid_.stretchingScheme,     fluid_.stretchingIntegrator,
                               fluid_.adamsBashforth,       fluid_.velocitySolver == VelocitySolver::Box};
     stretchVortons(in, vortons_, work_->history, dt);
-    relaxTowardResolvedVorticity(in.gradient, relaxationFraction(fluid_.vorticityRelaxation, dt), vortons_);
+    measureEnergyChange(&MeasuredEnergyChanges::stretching);
+    const float fraction = relaxationFraction(fluid_.vorticityRelaxation, dt);
+    if (!(fraction > 0.0f)) return;
+    relaxTowardResolvedVorticity(in.gradient, fraction, vortons_);
+    measureEnergyChange(&MeasuredEnergyChanges::relaxation);
+}
+
+void Simulation::setMeasureEnergyChanges(bool on) {
+    measureEnergyChanges_ = on;
+    energyMarkCurrent_ = false;
+}
+
+void Simulation::measureEnergyChange(double MeasuredEnergyChanges::*into) {
+    if (!measureEnergyChanges_) return;
+    const double now = fieldEnergyNow();
+    if (energyMarkCurrent_ && into) energyBudget_.measured.*into += now - energyMark_;
+    energyMark_ = now;
+    energyMarkCurrent_ = true;
+}
+
+void Simulation::markEnergyIfStale() {
+    if (measureEnergyChanges_ && !energyMarkCurrent_) measureEnergyChange(nullptr);
 }
 
 // The velocity gradient at each vorton, looked up once per sub-step (stretching and the subgrid

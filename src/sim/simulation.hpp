@@ -117,6 +117,13 @@ public:
     // Energy lost to viscosity and the subgrid model and gained from buoyancy since the last
     // reset (sim/energy_budget.hpp).
     const EnergyBudget& energyBudget() const { return energyBudget_; }
+    // Measures the field energy after each phase that changes the vortons, into
+    // energyBudget().measured: several velocity solves a sub-step, so off unless a caller studies
+    // the budget. The flow's own results are the same either way.
+    void setMeasureEnergyChanges(bool on);
+    bool measuresEnergyChanges() const { return measureEnergyChanges_; }
+    // The field energy rho0 sum u . (x x omega) V of the vortons as they are now, J.
+    double fieldEnergyNow() const;
     // The Smagorinsky-equivalent coefficient the dynamic subgrid model found at the last sub-step
     // (dynamic_local: the largest a vorton took).
     float lastDynamicCoefficient() const { return lastDynamicCoefficient_; }
@@ -218,6 +225,12 @@ private:
     std::unique_ptr<Workspace> work_;
     bool subgridActive() const { return fluid_.subgridModel != SubgridModel::None && fluid_.subgridCoefficient > 0.0f; }
     EnergyBudget energyBudget_;
+    bool measureEnergyChanges_ = false;
+    double energyMark_ = 0.0;         // field energy at the last measurement, J
+    bool energyMarkCurrent_ = false;  // the vortons have not changed since it
+    // Adds the change of the field energy since the last measurement to `into` (when measuring).
+    void measureEnergyChange(double MeasuredEnergyChanges::*into);
+    void markEnergyIfStale();  // measures the field energy if no measurement holds for the vortons now
     float lastDynamicCoefficient_ = 0.0f;
     void dynamicEddyViscosity(const ResolvedFlowAtVortons& resolved, std::vector<float>& eddy);
 };

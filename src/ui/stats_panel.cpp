@@ -64,6 +64,23 @@ void energyBudgetLines(const Diagnostics& d, const Diagnostics& d0) {
         "as the equations do (unbounded flow; bodies and walls exchange energy too).");
 }
 
+// What each phase changed the field energy by, measured only while the box is ticked.
+void energyChangeLines(Simulation& sim, const Diagnostics& d) {
+    bool measure = sim.measuresEnergyChanges();
+    if (ImGui::Checkbox("measure each phase's energy", &measure)) sim.setMeasureEnergyChanges(measure);
+    hoverTooltip(
+        "Solve the field energy after each phase that changes the vortons and add up each phase's change: where "
+        "the budget's residual comes from. In the equations stretching and advection together keep the energy, "
+        "baroclinic generation adds the buoyancy work, diffusion takes the viscous and subgrid losses, relaxation "
+        "and remeshing take nothing. Costs several velocity solves a sub-step; the flow is the same either way.");
+    if (!measure || !d.energyChangesMeasured) return;
+    for (const MeasuredEnergyPhase& p : kMeasuredEnergyPhases) {
+        ImGui::Text("  %-12s %+.4g J", p.name, d.energyChanges.*p.change);
+        hoverTooltip(
+            "The phase's change of the field energy, summed since the scene started while the box was ticked.");
+    }
+}
+
 }  // namespace
 
 void DemoUi::statsSection(const UiModel& m) {
@@ -121,6 +138,7 @@ void DemoUi::statsSection(const UiModel& m) {
         ImGui::Text("pushed aside    %.4g J", d.potentialFlowEnergy);
         hoverTooltip("Kinetic energy of the flow moving bodies push aside (their potential flow, 1/2 m_added W^2).");
         energyBudgetLines(d, d0);
+        energyChangeLines(*m.sim, d);
         ImGui::Text("circulation     (%.3g, %.3g, %.3g)", d.circulation.x, d.circulation.y, d.circulation.z);
         ImGui::Text("  drift %.2e", drift(d.circulation, d0.circulation, 1e-9));
         hoverTooltip("Total circulation sum(omega V): conserved by inviscid flow without buoyancy or bodies.");
