@@ -82,6 +82,11 @@ TEST_F(SimCli, BadFlagValuesExit2AndWriteNothing) {
     expectBadInput(scene_ + " --threads 0", "--threads");
     expectBadInput(scene_ + " --threads -2", "--threads");
     expectBadInput(scene_ + " --every 0", "--every");
+    expectBadInput("--bench --energy-changes", "--bench: runs fixed scenes");
+    const RunResult noStats = run(scene_ + " --energy-changes --dump '" + dump_ + "' --quiet");
+    EXPECT_EQ(noStats.exitCode, 2) << noStats.output;
+    EXPECT_NE(noStats.output.find("--energy-changes: needs --stats FILE.csv"), std::string::npos) << noStats.output;
+    EXPECT_FALSE(fs::exists(dump_));
     expectBadInput(scene_ + " --no-such-flag", "--no-such-flag");
     expectBadInput(scene_ + " --set novalue", "--set novalue");
     expectBadInput(scene_ + " --set fluid.viscosity=nan", "/fluid/viscosity");

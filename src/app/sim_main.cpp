@@ -344,7 +344,8 @@ int run(const Options& o) {
 int runBench(const Options& o) {
     if (!o.scenePath.empty()) throw BadInput{"--bench: takes no scene file, got \"" + o.scenePath + "\""};
     if (!o.steps.empty() || !o.dt.empty() || !o.sets.empty() || o.dumpGiven || o.statsGiven || !o.every.empty() ||
-        o.vdbGiven || !o.vdbEvery.empty() || !o.vdbVoxel.empty() || o.vdbClear || !o.maxMemory.empty())
+        o.vdbGiven || !o.vdbEvery.empty() || !o.vdbVoxel.empty() || o.vdbClear || !o.maxMemory.empty() ||
+        o.energyChanges)
         throw BadInput{"--bench: runs fixed scenes; of the other flags only --threads applies"};
     return runBenchmarks(parseThreads(o), stdout);
 }
@@ -367,7 +368,8 @@ int runBenchFrames(const Options& o) {
     if (o.bench) throw BadInput{"--bench-frames: runs alone, not with --bench"};
     if (!o.scenePath.empty()) throw BadInput{"--bench-frames: takes no scene file, got \"" + o.scenePath + "\""};
     if (!o.steps.empty() || !o.dt.empty() || !o.sets.empty() || o.dumpGiven || o.statsGiven || !o.every.empty() ||
-        o.vdbGiven || !o.vdbEvery.empty() || !o.vdbVoxel.empty() || o.vdbClear || !o.maxMemory.empty())
+        o.vdbGiven || !o.vdbEvery.empty() || !o.vdbVoxel.empty() || o.vdbClear || !o.maxMemory.empty() ||
+        o.energyChanges)
         throw BadInput{
             "--bench-frames: runs fixed scenes; of the other flags only --threads, --bench-vortons and --bench-csv apply"};
     FrameBenchOptions options;
@@ -420,7 +422,7 @@ PathFlags describeOptions(CLI::App& app, Options& o) {
     app.add_option("--every", o.every, "Steps between stats rows (default 1)")->type_name("K");
     app.add_flag("--energy-changes", o.energyChanges,
                  "With --stats: measure the field energy after each phase that changes the vortons (columns "
-                 "energy_change_<phase>; several velocity solves a sub-step, which the timings then include)");
+                 "energy_change_<phase>; several velocity solves a sub-step, which ms_step then includes)");
     CLI::Option* vdb =
         app.add_option("--vdb", o.vdbDir,
                        "Bake OpenVDB frames DIR/<scene>_0001.vdb ... (density, velocity, vorticity, tracers)")

@@ -163,9 +163,9 @@ void Simulation::step(float frameDt) {
         const bool remeshEarly = remeshWouldHoldSubsteps();  // with the parameters as they are now
         for (bool last = false; !last; ++taken) {
             if (taken == 0 && remeshEarly)
-                runPhase(Phase::Remesh, [&] { remesh(false); });  // laid at once: it is for this frame
+                remeshMeasured(false);  // laid at once: it is for this frame
             else if (remeshDue())
-                runPhase(Phase::Remesh, [&] { remesh(true); });
+                remeshMeasured(true);
             runPhase(Phase::Grid, [&] { updateGrid(); });
             keepVelocityGridForExponentialMove();
             runPhase(Phase::Velocity, [&] { computeVelocityGrid(); });
@@ -212,9 +212,14 @@ void Simulation::substep(float dt, float diffusionDt) {
     // with the vortons as it moves and stretches them, measured before it does.
     work_->pushedImpulseRates = impulseRateFromPotentialFlows(work_->pushedFlows, vortons_);
     markEnergyIfStale();
-    if (fluid_.stretching)
+    if (fluid_.stretching) {
         runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
-    else
+        measureEnergyChange(&MeasuredEnergyChanges::stretching);
+        if (relaxationFraction(fluid_.vorticityRelaxation, dt) > 0.0f) {
+            runPhase(Phase::Stretching, [&] { relaxVorticity(dt); });
+            measureEnergyChange(&MeasuredEnergyChanges::relaxation);
+        }
+    } else
         work_->history.clearStretching();  // a later stretching step has no last rate
     carryLatticeDistortion(dt);
     runPhase(Phase::Walls, [&] { computeWallFields(method); });
@@ -312,7 +317,13 @@ void Simulation::fitVortonsToLevel() {
     if (vortons_.size() == 0 || fluidMethodStep(fluid_.method).method() != FluidMethod::Vpm) return;
     const bool firstRemesh = !(remeshSpacing_ > 0.0f);
     const bool budgetCuts = firstRemesh && fluid_.vortonBudget > 0.0f && fluid_.vortonBudget < 1.0f;
-    if (aboveVortonCap() || budgetCuts) arena_->execute([&] { remesh(false); });
+    if (!(aboveVortonCap() || budgetCuts)) return;
+    energyMarkCurrent_ = false;  // the vortons may have been edited since the last measurement
+    markEnergyIfStale();
+    arena_->execute([&] { remesh(false); });
+    if (!measureEnergyChanges_) return;
+    checkFinite(Phase::Remesh);  // the energy's solve sorts the vortons by position
+    measureEnergyChange(&MeasuredEnergyChanges::remesh);
 }
 
 // Under diffusion_per_frame, whether this frame (at its last sub-step) diffuses: every
@@ -325,6 +336,14 @@ bool Simulation::diffusionDue(bool remeshedThisFrame) const {
 }
 
 bool Simulation::aboveVortonCap() const { return fluid_.maxVortons > 0 && vortons_.size() > size_t(fluid_.maxVortons); }
+
+// A remesh phase, its change of the field energy measured (when measuring) once its values are checked.
+void Simulation::remeshMeasured(bool mayDefer) {
+    markEnergyIfStale();
+    const long before = remeshCount_;
+    runPhase(Phase::Remesh, [&] { remesh(mayDefer); });
+    if (remeshCount_ != before) measureEnergyChange(&MeasuredEnergyChanges::remesh);
+}
 
 void Simulation::remesh(bool mayDefer) {
     if (!(remeshSpacing_ > 0.0f)) {
@@ -357,7 +376,6 @@ void Simulation::remesh(bool mayDefer) {
     const Remesher::FluidRegion fluidRegion = bodies_.empty() ? Remesher::FluidRegion{} : fluidRegionOf(bodies_);
     const Remesher::FluidShare fluidShare = bodies_.empty() ? Remesher::FluidShare{} : containerShareOf(bodies_);
     const size_t before = vortons_.size();
-    markEnergyIfStale();
     const bool laid = work_->remesher.apply(vortons_, settings, fluidRegion, fluidShare);
     if (work_->remesher.lastDeferred()) {
         sizedSpacing_ = work_->remesher.lastSpacing();
@@ -369,7 +387,6 @@ void Simulation::remesh(bool mayDefer) {
     latticeMaps_.clear();
     spreadSinceRemesh_ = 0.0f;
     if (!laid) return;
-    measureEnergyChange(&MeasuredEnergyChanges::remesh);
     carryHistoryAcrossRemesh(fluid_, before, {velocityGrid_, work_->pushedFlows, fluidRegion}, vortons_,
                              work_->history);
     remeshSpacing_ = work_->remesher.lastSpacing();
@@ -452,11 +469,12 @@ void Simulation::stretchAndTilt(float dt) {
                               fluid_.stretchingScheme,     fluid_.stretchingIntegrator,
                               fluid_.adamsBashforth,       fluid_.velocitySolver == VelocitySolver::Box};
     stretchVortons(in, vortons_, work_->history, dt);
-    measureEnergyChange(&MeasuredEnergyChanges::stretching);
-    const float fraction = relaxationFraction(fluid_.vorticityRelaxation, dt);
-    if (!(fraction > 0.0f)) return;
-    relaxTowardResolvedVorticity(in.gradient, fraction, vortons_);
-    measureEnergyChange(&MeasuredEnergyChanges::relaxation);
+}
+
+// Vorticity relaxation after stretching, with the gradient stretching read (fluid.vorticity_relaxation).
+void Simulation::relaxVorticity(float dt) {
+    relaxTowardResolvedVorticity(velocityGradientAtVortons(), relaxationFraction(fluid_.vorticityRelaxation, dt),
+                                 vortons_);
 }
 
 void Simulation::setMeasureEnergyChanges(bool on) {

@@ -160,6 +160,7 @@ private:
     // mayDefer: under remesh_split, a remesh that must coarsen its lattice may stop at sizing
     // it and finish at the next frame's first sub-step.
     void remesh(bool mayDefer);
+    void remeshMeasured(bool mayDefer);  // remesh as a timed, checked phase, its energy change measured
     void updateGrid();
     void computeVelocityGrid();
     void keepVelocityGridForExponentialMove();
@@ -170,6 +171,7 @@ private:
     void solvedVortexFlowAt(const std::vector<vec3>& points, std::vector<vec3>& out) const;
     void completePushedFlows(std::vector<PotentialFlow>& flows, bool solveAgain) const;
     void stretchAndTilt(float dt);
+    void relaxVorticity(float dt);
     const std::vector<mat3>& velocityGradientAtVortons();
     void computeWallFields(const FluidMethodStep& method);
     void computeDensityGradient();
