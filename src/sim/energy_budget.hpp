@@ -2,10 +2,11 @@
 // The flow's energy budget. For an unbounded Boussinesq flow with E = rho0 int u . (x x omega) dV,
 //     dE/dt = - rho0 nu int |omega|^2 dV - (subgrid loss) + int rho' g . u dV,
 // so E(t) - E(0) + viscous loss + subgrid loss - buoyancy work stays near zero when the method
-// keeps energy as the equations do; what each phase changes can be measured beside it. Each term is added every sub-step: the viscous loss from the
-// resolved (grid) flow's enstrophy (its curl to fourth order), the subgrid loss per vorton from
-// its eddy viscosity and the resolved enstrophy density there (exact for a uniform nu_t, an
-// estimate otherwise), the buoyancy work from each vorton's own velocity.
+// keeps energy as the equations do; what each phase changes can be measured beside it. Each term
+// is added every sub-step: the viscous loss from the resolved (grid) flow's enstrophy (its curl to
+// fourth order), the subgrid loss per vorton from its eddy viscosity and the resolved enstrophy
+// density there (exact for a uniform nu_t, an estimate otherwise), the buoyancy work from each
+// vorton's own velocity.
 #include "core/uniform_grid.hpp"
 #include "sim/particles.hpp"
 
@@ -16,7 +17,7 @@ namespace vfx {
 struct MeasuredEnergyChanges {
     double stretching = 0.0, relaxation = 0.0, baroclinic = 0.0, diffusion = 0.0, advection = 0.0, bodies = 0.0,
            remesh = 0.0;
-    double total() const { return stretching + relaxation + baroclinic + diffusion + advection + bodies + remesh; }
+    double total() const;  // the sum over the phases
 };
 
 // The phases in the order they act, by the name the stats give them (energy_change_<name>).
@@ -29,6 +30,12 @@ inline constexpr MeasuredEnergyPhase kMeasuredEnergyPhases[] = {
     {"relaxation", &MeasuredEnergyChanges::relaxation}, {"baroclinic", &MeasuredEnergyChanges::baroclinic},
     {"diffusion", &MeasuredEnergyChanges::diffusion},   {"advection", &MeasuredEnergyChanges::advection},
     {"bodies", &MeasuredEnergyChanges::bodies}};
+
+inline double MeasuredEnergyChanges::total() const {
+    double sum = 0.0;
+    for (const MeasuredEnergyPhase& p : kMeasuredEnergyPhases) sum += this->*p.change;
+    return sum;
+}
 
 struct EnergyBudget {
     double viscousLoss = 0.0;   // rho0 nu int int |omega|^2 dV dt, J

@@ -50,11 +50,7 @@ void Simulation::fitVortonsToLevel() {
     const bool budgetCuts = firstRemesh && fluid_.vortonBudget > 0.0f && fluid_.vortonBudget < 1.0f;
     if (!(aboveVortonCap() || budgetCuts)) return;
     energyMarkCurrent_ = false;  // the vortons may have been edited since the last measurement
-    markEnergyIfStale();
-    arena_->execute([&] { remesh(false); });
-    if (!measureEnergyChanges_) return;
-    checkFinite(Phase::Remesh);  // the energy's solve sorts the vortons by position
-    measureEnergyChange(&MeasuredEnergyChanges::remesh);
+    arena_->execute([&] { remeshMeasured(false); });
 }
 
 // Under diffusion_per_frame, whether this frame (at its last sub-step) diffuses: every
