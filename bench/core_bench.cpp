@@ -54,7 +54,7 @@ constexpr size_t kTracers = 100000;
 void buildDyeDrop(Simulation& sim, size_t vortons, size_t tracers) {
     const vec3 centre(0.0f, 1.0f, 0.0f);
     test::addBall(sim.vortons(), test::BallSpec{centre, 0.5f, vortons, 0.5f, vec3(0.0f), 1});
-    if (tracers) test::addTracerBall(sim.tracers(), centre, 0.5f, tracers, 2);
+    if (tracers) test::addTracerBall(sim.editTracers(), centre, 0.5f, tracers, 2);
 }
 
 // A few steps so the drop has vorticity (a still ball has none and every solver is trivial).

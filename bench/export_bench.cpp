@@ -22,7 +22,7 @@ void BM_VdbBakeFrame(benchmark::State& state) {
     sim.setThreads(2);
     const vec3 centre(0.0f, 1.0f, 0.0f);
     test::addBall(sim.vortons(), test::BallSpec{centre, 0.5f, vortons, 0.5f, vec3(0.0f), 1});
-    test::addTracerBall(sim.tracers(), centre, 0.5f, tracers, 2);
+    test::addTracerBall(sim.editTracers(), centre, 0.5f, tracers, 2);
     for (int k = 0; k < 3; ++k) sim.step(0.01f);
 
     const std::filesystem::path dir =

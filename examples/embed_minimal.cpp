@@ -31,7 +31,7 @@ int main() {
             for (float z = -radius; z <= radius; z += spacing)
                 if (x * x + y * y + z * z <= radius * radius) {
                     sim.vortons().add(vfx::vec3(x, y, z), vfx::vec3(0.0f), sigma, /*density deviation*/ 0.5f, volume);
-                    sim.tracers().add(vfx::vec3(x, y, z) + 0.5f * spacing);  // what you would draw
+                    sim.editTracers().add(vfx::vec3(x, y, z) + 0.5f * spacing);  // what you would draw
                 }
 
     for (int frame = 0; frame < 60; ++frame) {

@@ -34,8 +34,8 @@ inline void buildLattice(Simulation& sim, const LatticeSetup& s) {
     const float sigma = sim.vortons().radius[0];
     const int gridCells = 16;
     const float corner = 0.5f * float(gridCells) * h - sigma;  // padded by sigma on each side: E = 16 h
-    sim.tracers().add(vec3(-corner));
-    sim.tracers().add(vec3(corner));
+    sim.editTracers().add(vec3(-corner));
+    sim.editTracers().add(vec3(corner));
     const double target = double(gridCells) * gridCells * gridCells;
     sim.fluid().gridCellsPerVorton = float((target + 0.5) / double(sim.vortons().size()));
     sim.fluid().viscosity = 0.0f;

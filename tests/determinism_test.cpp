@@ -18,7 +18,7 @@ void buildScene(Simulation& sim, VelocitySolver solver, size_t vortons) {
     test::addBall(sim.vortons(),
                   test::BallSpec{vec3(0.0f, 1.0f, 0.0f), 0.5f, vortons, 0.5f, vec3(0.0f, 0.3f, 0.1f), 1});
     test::addBall(sim.vortons(), test::BallSpec{vec3(0.9f, 0.8f, 0.0f), 0.25f, vortons / 4, -0.3f, vec3(0.0f), 2});
-    test::addTracerBall(sim.tracers(), vec3(0.0f, 1.0f, 0.0f), 0.7f, 3000, 3);
+    test::addTracerBall(sim.editTracers(), vec3(0.0f, 1.0f, 0.0f), 0.7f, 3000, 3);
 }
 
 struct State {

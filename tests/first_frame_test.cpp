@@ -24,7 +24,7 @@ void copyUnprepared(const Simulation& loaded, Simulation& sim) {
     sim.fluid() = loaded.fluid();
     sim.markQualityApplied();
     sim.vortons() = loaded.vortons();
-    sim.tracers() = loaded.tracers();
+    sim.editTracers() = loaded.tracers();
     sim.bodies() = loaded.bodies();
 }
 

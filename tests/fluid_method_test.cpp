@@ -268,7 +268,7 @@ TEST(SphMethod, ResultsDoNotDependOnThreadCount) {
         ball.count = 1200;
         ball.radius = 0.3f;
         test::addBall(sim.vortons(), ball);
-        test::addTracerBall(sim.tracers(), vec3(0.0f), 0.4f, 2000, 4);
+        test::addTracerBall(sim.editTracers(), vec3(0.0f), 0.4f, 2000, 4);
         sim.fluid().sphRestSpacing = 0.025f;
         sim.fluid().sphInfluenceRadius = 0.065f;
         sim.fluid().densityGradient = GradientSource::Sph;

@@ -89,7 +89,7 @@ PairHistory simulated(float coreRadius) {
         test::addVortexRing(sim.vortons(), spec);
         const vec3 centre = spec.centre;
         test::forRandomPointsInTorus(float(kRadius), 0.2f * coreRadius, tracersPerRing, 3 + k,
-                                     [&](const vec3& p) { sim.tracers().add(centre + p); });
+                                     [&](const vec3& p) { sim.editTracers().add(centre + p); });
     }
     PairHistory h;
     const float dt = 0.01f;

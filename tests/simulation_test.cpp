@@ -37,8 +37,8 @@ TEST(Stretching, ProbeVortonsOnRingAxisStretchAtAnalyticRate) {
     const size_t below = sim.vortons().add(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f, strength, 0.0f), 0.05f, 0.0f);
     const size_t above = sim.vortons().add(vec3(0.0f, 0.5f, 0.0f), vec3(strength, 0.0f, 0.0f), 0.05f, 0.0f);
     // Massless tracers widen the grid so the probes sit well inside it (centred differences).
-    sim.tracers().add(vec3(0.0f, -1.2f, 0.0f));
-    sim.tracers().add(vec3(0.0f, 1.2f, 0.0f));
+    sim.editTracers().add(vec3(0.0f, -1.2f, 0.0f));
+    sim.editTracers().add(vec3(0.0f, 1.2f, 0.0f));
     auto axialGradient = [&](double y) {
         const double r2 = spec.radius * spec.radius;
         return -3.0 * spec.circulation * r2 * y / (2.0 * std::pow(r2 + y * y, 2.5));

@@ -1,6 +1,6 @@
 // The tracers' pass of a sub-step (sim/tracer_advection.hpp), eight tracers' stencils at once in
 // SIMD lanes: against the grid's own trilinear lookup and the two- and three-step and midpoint rules, the same
-// bits for any thread count, and a flat grid refused.
+// bits for any thread count, the moved tracers' bounds and finiteness, and a flat grid refused.
 #include "core/uniform_grid.hpp"
 #include "lookup_fixtures.hpp"
 #include "sim/tracer_advection.hpp"
@@ -192,6 +192,48 @@ TEST(TracerPass, MidpointBlocksGiveTheSameResultForAnyThreadCount) {
             0, std::memcmp(other->first.position.data(), one.first.position.data(), one.first.size() * sizeof(vec3)));
         EXPECT_EQ(0, std::memcmp(other->second.data(), one.second.data(), one.second.size() * sizeof(vec3)));
     }
+}
+
+// The box the moved tracers span, scanned after the pass, against the one the pass returns:
+// exactly (min and max do not round), for 20,001 tracers (chunks of blocks and a partial last
+// block) whose extremes lie in every chunk, the last tracer among them.
+void expectBoundsOfTheMovedTracers(bool midpoint) {
+    const UniformGrid<FlowAndDensity> grid = wavyGrid();
+    Tracers tracers = scatteredTracers(grid.shape(), 20001, 13);
+    tracers.position.back() = grid.shape().minCorner + 2.0f * grid.shape().extent();  // the far corner
+    std::vector<vec3> last = scatteredVelocities(tracers.size(), 14);
+    const MovedTracerBounds bounds = midpoint
+                                         ? advanceTracersByMidpoint(grid, StepWeights{}, 0.05f, tracers, last)
+                                         : advanceTracersTwoStep(grid, StepWeights{1.5f, -0.5f}, 0.05f, tracers, last);
+    vec3 lo(1e30f), hi(-1e30f);
+    for (const vec3& x : tracers.position) {
+        lo = glm::min(lo, x);
+        hi = glm::max(hi, x);
+    }
+    EXPECT_TRUE(bounds.finite);
+    for (int a = 0; a < 3; ++a) {
+        EXPECT_EQ(bounds.lo[a], lo[a]) << "axis " << a;
+        EXPECT_EQ(bounds.hi[a], hi[a]) << "axis " << a;
+    }
+    EXPECT_EQ(bounds.hi, tracers.position.back());
+}
+
+TEST(TracerPass, ReturnsTheBoundsOfTheMovedTracers) { expectBoundsOfTheMovedTracers(false); }
+
+TEST(TracerPass, MidpointPassReturnsTheBoundsOfTheMovedTracers) { expectBoundsOfTheMovedTracers(true); }
+
+// A tracer the pass moves to Inf or NaN (its last rate is NaN, or huge) is reported, in a whole
+// block and in the partial last one.
+TEST(TracerPass, ReportsATracerThatLeftTheFiniteNumbers) {
+    const UniformGrid<FlowAndDensity> grid = wavyGrid();
+    for (size_t broken : {size_t(3), size_t(36)})
+        for (float bad : {std::nanf(""), 1e38f}) {
+            Tracers tracers = scatteredTracers(grid.shape(), 37, 15);
+            std::vector<vec3> last = scatteredVelocities(tracers.size(), 16);
+            last[broken] = vec3(bad);
+            const MovedTracerBounds bounds = advanceTracersTwoStep(grid, StepWeights{1.5f, -1e3f}, 1.0f, tracers, last);
+            EXPECT_FALSE(bounds.finite) << "tracer " << broken << ", last rate " << bad;
+        }
 }
 
 TEST(TracerPass, RefusesAFlatGrid) {

@@ -98,7 +98,7 @@ py::object addTracers(PythonSimulation& self, py::handle position) {
     self.requireIdle();
     const Floats x = positions(position);
     requireFinite(x, "position");
-    Tracers& tracers = self.sim().tracers();
+    Tracers& tracers = self.sim().editTracers();
     const size_t first = tracers.size();
     for (py::ssize_t i = 0; i < x.shape(0); ++i) tracers.add(vec3(x.at(i, 0), x.at(i, 1), x.at(i, 2)));
     return indexRange(first, tracers.size());

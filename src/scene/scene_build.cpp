@@ -78,7 +78,7 @@ void buildSimulation(const Scene& scene, Simulation& sim) {
     sim.fluid() = scene.fluid;
     sim.markQualityApplied();  // the loader applied the level and the values beside it
     sim.vortons() = std::move(vortons);
-    sim.tracers() = std::move(tracers);
+    sim.editTracers() = std::move(tracers);
     sim.bodies() = std::move(bodies);
     sim.fitVortonsToLevel();
     sim.prepareFirstFrame(scene.time.dt);

@@ -62,6 +62,7 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
     const StepRule rule =
         prepareStep(flow, tracers.size(), history.tracerVelocity, history.tracerVelocityBefore, history, dt);
     const StepWeights w = rule.weights;
+    movedTracerBounds_.reset();
     // One pass over the (many) tracers: one lookup gives the velocity and the colour.
     packFlowAndDensity(flow);
     const UniformGrid<FlowAndDensity>& packed = packed_;
@@ -73,15 +74,15 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
     }
     if (w.twoStep() && !packed.shape().anyFlatAxis()) {
         // The common sub-step: one lookup per tracer, eight tracers' stencils at a time.
-        advanceTracersTwoStep(packed, w, dt, tracers, history.tracerVelocity,
-                              rule.keepBefore ? &history.tracerVelocityBefore : nullptr,
-                              pushed ? &pushedAtTracers_ : nullptr);
+        movedTracerBounds_ = advanceTracersTwoStep(packed, w, dt, tracers, history.tracerVelocity,
+                                                   rule.keepBefore ? &history.tracerVelocityBefore : nullptr,
+                                                   pushed ? &pushedAtTracers_ : nullptr);
         return;
     }
     if (!w.twoStep() && !pushed && !packed.shape().anyFlatAxis()) {
         // The first sub-step (no last rate yet): the midpoint rule, both lookups in lanes.
-        advanceTracersByMidpoint(packed, w, dt, tracers, history.tracerVelocity,
-                                 rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
+        movedTracerBounds_ = advanceTracersByMidpoint(packed, w, dt, tracers, history.tracerVelocity,
+                                                      rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
         return;
     }
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };

@@ -57,9 +57,15 @@ Simulation::Simulation() : work_(std::make_unique<Workspace>()) {
 }
 Simulation::~Simulation() = default;
 
+Tracers& Simulation::editTracers() {
+    work_->knownTracerBounds.reset();
+    return tracers_;
+}
+
 void Simulation::reset() {
     vortons_.clear();
     tracers_.resize(0);
+    work_->knownTracerBounds.reset();
     bodies_.clear();
     stepCount_ = 0;
     time_ = 0.0;
@@ -131,8 +137,10 @@ bool allFinite(const std::vector<vec3>& v) {
 }  // namespace
 
 void Simulation::checkFinite(Phase phase) const {
-    // Only advection and the body phase move tracers: the other phases skip their (many) positions.
-    const bool includeTracers = phase == Phase::Advection || phase == Phase::Bodies;
+    // Only advection and the body phase move tracers: the other phases skip their (many) positions,
+    // as does advection where its pass found them all finite.
+    const std::optional<MovedTracerBounds>& moved = work_->knownTracerBounds;
+    const bool includeTracers = (phase == Phase::Advection && !(moved && moved->finite)) || phase == Phase::Bodies;
     bool ok = allFinite(vortons_.position) && allFinite(vortons_.vorticity) && allFinite(vortons_.velocity) &&
               (!includeTracers || allFinite(tracers_.position));
     for (const RigidBody& b : bodies_)
@@ -329,7 +337,8 @@ int layersShortOf(float gap, float h) { return std::max(0, int(std::ceil(kEmptyL
 
 void Simulation::updateGrid() {
     const Bounds vortonBox = boundsOf(vortons_.position);
-    Bounds all = vortonBox.joined(boundsOf(tracers_.position));
+    const std::optional<MovedTracerBounds>& moved = work_->knownTracerBounds;
+    Bounds all = vortonBox.joined(moved ? Bounds{moved->lo, moved->hi} : boundsOf(tracers_.position));
     if (all.empty()) all = Bounds{vec3(-1.0f), vec3(1.0f)};  // no particles: a nominal grid
     // Pad by the largest core so every vorton's influence region is inside the grid.
     float maxSigma = 0.0f;
@@ -525,7 +534,11 @@ void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
                          substepCount_};
     const PhaseRunner run = [this](Phase phase, const std::function<void()>& body) { runPhase(phase, body); };
     method.runOwnPhases(run, state, dt);
-    runPhase(Phase::Advection, [&] { method.advect(state, dt); });
+    runPhase(Phase::Advection, [&] {
+        work_->advection.forgetMovedTracerBounds();
+        method.advect(state, dt);
+        work_->knownTracerBounds = work_->advection.movedTracerBounds();
+    });
 }
 
 }  // namespace vfx

@@ -52,8 +52,10 @@ public:
     const FluidParams& fluid() const { return fluid_; }
     Vortons& vortons() { return vortons_; }
     const Vortons& vortons() const { return vortons_; }
-    Tracers& tracers() { return tracers_; }
     const Tracers& tracers() const { return tracers_; }
+    // The tracers to change (add, move, replace): the next step then scans their positions, where
+    // it otherwise takes their bounds from the pass that last moved them.
+    Tracers& editTracers();
     std::vector<RigidBody>& bodies() { return bodies_; }
     const std::vector<RigidBody>& bodies() const { return bodies_; }
 

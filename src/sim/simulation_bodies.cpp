@@ -12,6 +12,7 @@ namespace vfx {
 // --- 7. bodies --------------------------------------------------------------------------------
 
 void Simulation::interactWithBodies(float dt) {
+    work_->knownTracerBounds.reset();  // collisions move tracers
     collideParticlesWithBodies(bodies_, vortons_, tracers_, fluid_, dt);
     // The shell that takes a body's wake impulse: two grid spacings of vortons around it.
     const float reach = 2.0f * gridShape_.spacing.x;

@@ -19,7 +19,8 @@ void Simulation::prepareFirstFrame(float frameDt) {
                         spreadSinceRemesh_, undiffused_, framesSinceDiffusion_, remeshSpacing_, remeshBaseCount_,
                         remeshSizedAtStep_, sizedSpacing_, strainDemand_, strainDemandBefore_, maxGridSpeed_,
                         maxGridStrain_, maxGridStrainRate_, lastDynamicCoefficient_, gridShape_, velocityGrid_,
-                        jacobianGrid_, partition_, walls_, work_->eddyViscosity, work_->previousVelocityGrid);
+                        jacobianGrid_, partition_, walls_, work_->eddyViscosity, work_->previousVelocityGrid,
+                        work_->knownTracerBounds);
     };
     const auto before = std::apply([](const auto&... v) { return std::make_tuple(v...); }, state());
     try {

@@ -16,6 +16,8 @@
 #include "sim/velocity_solver.hpp"
 #include "sim/wall_sources.hpp"
 
+#include <optional>
+
 namespace vfx {
 
 struct Simulation::Workspace {
@@ -43,6 +45,9 @@ struct Simulation::Workspace {
     // change in time).
     UniformGrid<vec3> previousVelocityGrid;
     SphPhaseRecord lastSphPhase;
+    // The tracers' bounds and finiteness as the last advection pass left them; none once anything
+    // else may have moved them (the bodies phase, an edit through Simulation::tracers()).
+    std::optional<MovedTracerBounds> knownTracerBounds;
     WallSources wallSources;
     std::vector<vec3> flowAtWalls;  // the flow without the wall sources at their collocation points
 };

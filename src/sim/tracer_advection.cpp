@@ -25,6 +25,36 @@ struct TracerPass {
     const vec3* pushed;  // null: no moving bodies
 };
 
+// The moved tracers' bounds and finiteness per lane, over a run of blocks: one horizontal
+// reduction per run rather than per block. A NaN fails every comparison (it leaves the box
+// alone); x - x is non-zero just for Inf and NaN.
+struct LaneBounds {
+    lanes::Lanes lox = lanes::splat(1e30f), loy = lox, loz = lox;
+    lanes::Lanes hix = lanes::splat(-1e30f), hiy = hix, hiz = hix;
+    lanes::Lanes nonFinite{};
+
+    VFX_LANES_INLINE void include(const lanes::Lanes3& p) {
+        lox = p.x < lox ? p.x : lox;
+        loy = p.y < loy ? p.y : loy;
+        loz = p.z < loz ? p.z : loz;
+        hix = p.x > hix ? p.x : hix;
+        hiy = p.y > hiy ? p.y : hiy;
+        hiz = p.z > hiz ? p.z : hiz;
+        const lanes::Lanes bad =
+            (p.x - p.x != 0.0f || p.y - p.y != 0.0f || p.z - p.z != 0.0f) ? lanes::splat(1.0f) : lanes::Lanes{};
+        nonFinite = bad > nonFinite ? bad : nonFinite;
+    }
+    MovedTracerBounds reduced() const {
+        MovedTracerBounds b;
+        for (int l = 0; l < kLanes; ++l) {
+            b.lo = glm::min(b.lo, vec3(lox[l], loy[l], loz[l]));
+            b.hi = glm::max(b.hi, vec3(hix[l], hiy[l], hiz[l]));
+            b.finite = b.finite && nonFinite[l] == 0.0f;
+        }
+        return b;
+    }
+};
+
 // Tracers [first, first + count), count <= kLanes: the stencils in lanes (lanes past count
 // repeat the last tracer), then each tracer's lookup and step. Every tracer runs the same
 // instructions whichever block and thread it falls in.
@@ -87,9 +117,10 @@ void checkTracerHistory(size_t n, const std::vector<vec3>& lastVelocity, const s
 }
 
 template <typename Block>
-void advanceTracersInBlocks(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
-                            std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore,
-                            const std::vector<vec3>* pushed, Block block) {
+MovedTracerBounds advanceTracersInBlocks(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt,
+                                         Tracers& tracers, std::vector<vec3>& lastVelocity,
+                                         std::vector<vec3>* velocityBefore, const std::vector<vec3>* pushed,
+                                         Block block) {
     const size_t n = tracers.size();
     tracers.velocity.resize(n);
     tracers.density.resize(n);
@@ -104,29 +135,46 @@ void advanceTracersInBlocks(const UniformGrid<FlowAndDensity>& packed, StepWeigh
                           velocityBefore ? velocityBefore->data() : nullptr,
                           pushed ? pushed->data() : nullptr};
     const size_t blocks = (n + size_t(kLanes) - 1) / size_t(kLanes);
-    parallelForEach(
-        0, blocks,
-        [&](size_t b) {
-            const size_t first = b * size_t(kLanes);
-            block(pass, first, std::min(size_t(kLanes), n - first));
+    return deterministicReduce<MovedTracerBounds>(
+        blocks, MovedTracerBounds{},
+        [&](size_t begin, size_t end) {
+            // Each block's moved positions are read back one block later, once their stores have
+            // left the store buffer (read at once, the vector loads wait on the scalar stores).
+            LaneBounds bounds;
+            for (size_t b = begin; b < end; ++b) {
+                const size_t first = b * size_t(kLanes);
+                block(pass, first, std::min(size_t(kLanes), n - first));
+                if (b > begin) bounds.include(lanes::loadPoints(pass.position, first - size_t(kLanes), size_t(kLanes)));
+            }
+            const size_t last = (end - 1) * size_t(kLanes);
+            bounds.include(lanes::loadPoints(pass.position, last, std::min(size_t(kLanes), n - last)));
+            return bounds.reduced();
         },
-        512);
+        [](const MovedTracerBounds& a, const MovedTracerBounds& c) { return a.joined(c); }, 512);
 }
 
 }  // namespace
 
-void advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt, Tracers& tracers,
-                           std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore,
-                           const std::vector<vec3>* pushed) {
-    checkTracerHistory(tracers.size(), lastVelocity, velocityBefore, pushed);
-    advanceTracersInBlocks(packed, weights, dt, tracers, lastVelocity, velocityBefore, pushed, advanceBlock);
-    if (velocityBefore) std::swap(lastVelocity, *velocityBefore);  // u_n into lastVelocity, u_n-1 before it
+MovedTracerBounds MovedTracerBounds::joined(const MovedTracerBounds& o) const {
+    return {glm::min(lo, o.lo), glm::max(hi, o.hi), finite && o.finite};
 }
 
-void advanceTracersByMidpoint(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt,
-                              Tracers& tracers, std::vector<vec3>& lastVelocity, std::vector<vec3>* velocityBefore) {
+MovedTracerBounds advanceTracersTwoStep(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt,
+                                        Tracers& tracers, std::vector<vec3>& lastVelocity,
+                                        std::vector<vec3>* velocityBefore, const std::vector<vec3>* pushed) {
+    checkTracerHistory(tracers.size(), lastVelocity, velocityBefore, pushed);
+    const MovedTracerBounds bounds =
+        advanceTracersInBlocks(packed, weights, dt, tracers, lastVelocity, velocityBefore, pushed, advanceBlock);
+    if (velocityBefore) std::swap(lastVelocity, *velocityBefore);  // u_n into lastVelocity, u_n-1 before it
+    return bounds;
+}
+
+MovedTracerBounds advanceTracersByMidpoint(const UniformGrid<FlowAndDensity>& packed, StepWeights weights, float dt,
+                                           Tracers& tracers, std::vector<vec3>& lastVelocity,
+                                           std::vector<vec3>* velocityBefore) {
     checkTracerHistory(tracers.size(), lastVelocity, velocityBefore, nullptr);
-    advanceTracersInBlocks(packed, weights, dt, tracers, lastVelocity, velocityBefore, nullptr, advanceBlockByMidpoint);
+    return advanceTracersInBlocks(packed, weights, dt, tracers, lastVelocity, velocityBefore, nullptr,
+                                  advanceBlockByMidpoint);
 }
 
 }  // namespace vfx
