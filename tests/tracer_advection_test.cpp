@@ -195,12 +195,26 @@ TEST(TracerPass, MidpointBlocksGiveTheSameResultForAnyThreadCount) {
 }
 
 // The box the moved tracers span, scanned after the pass, against the one the pass returns:
-// exactly (min and max do not round), for 20,001 tracers (chunks of blocks and a partial last
-// block) whose extremes lie in every chunk, the last tracer among them.
+// exactly (min and max do not round). 20,001 tracers are 2,501 blocks of eight in chunks of 512
+// blocks; each side of the box is set by a tracer placed far out in another part of them: the
+// first of the first chunk, the last of it, the first of the second, a middle lane of the third,
+// the last of the fourth, and the partial last block.
 void expectBoundsOfTheMovedTracers(bool midpoint) {
     const UniformGrid<FlowAndDensity> grid = wavyGrid();
     Tracers tracers = scatteredTracers(grid.shape(), 20001, 13);
-    tracers.position.back() = grid.shape().minCorner + 2.0f * grid.shape().extent();  // the far corner
+    const vec3 centre = grid.shape().minCorner + 0.5f * grid.shape().extent();
+    const float far = 3.0f * glm::length(grid.shape().extent());
+    struct Side {
+        size_t tracer;
+        int axis;
+        float sign;
+    };
+    const Side sides[] = {{0, 0, -1.0f},    {4095, 0, 1.0f},   {4096, 1, -1.0f},
+                          {10003, 1, 1.0f}, {16383, 2, -1.0f}, {20000, 2, 1.0f}};
+    for (const Side& side : sides) {
+        tracers.position[side.tracer] = centre;
+        tracers.position[side.tracer][side.axis] += side.sign * far;
+    }
     std::vector<vec3> last = scatteredVelocities(tracers.size(), 14);
     const MovedTracerBounds bounds = midpoint
                                          ? advanceTracersByMidpoint(grid, StepWeights{}, 0.05f, tracers, last)
@@ -215,20 +229,23 @@ void expectBoundsOfTheMovedTracers(bool midpoint) {
         EXPECT_EQ(bounds.lo[a], lo[a]) << "axis " << a;
         EXPECT_EQ(bounds.hi[a], hi[a]) << "axis " << a;
     }
-    EXPECT_EQ(bounds.hi, tracers.position.back());
+    for (const Side& side : sides) {
+        const float bound = side.sign < 0.0f ? bounds.lo[side.axis] : bounds.hi[side.axis];
+        EXPECT_EQ(bound, tracers.position[side.tracer][side.axis]) << "tracer " << side.tracer;
+    }
 }
 
 TEST(TracerPass, ReturnsTheBoundsOfTheMovedTracers) { expectBoundsOfTheMovedTracers(false); }
 
 TEST(TracerPass, MidpointPassReturnsTheBoundsOfTheMovedTracers) { expectBoundsOfTheMovedTracers(true); }
 
-// A tracer the pass moves to Inf or NaN (its last rate is NaN, or huge) is reported, in a whole
-// block and in the partial last one.
+// A tracer the pass moves to Inf or NaN (its last rate is NaN, or huge) is reported: in a whole
+// block, at the end of the first chunk and in the partial last block.
 TEST(TracerPass, ReportsATracerThatLeftTheFiniteNumbers) {
     const UniformGrid<FlowAndDensity> grid = wavyGrid();
-    for (size_t broken : {size_t(3), size_t(36)})
+    for (size_t broken : {size_t(3), size_t(4095), size_t(20000)})
         for (float bad : {std::nanf(""), 1e38f}) {
-            Tracers tracers = scatteredTracers(grid.shape(), 37, 15);
+            Tracers tracers = scatteredTracers(grid.shape(), 20001, 15);
             std::vector<vec3> last = scatteredVelocities(tracers.size(), 16);
             last[broken] = vec3(bad);
             const MovedTracerBounds bounds = advanceTracersTwoStep(grid, StepWeights{1.5f, -1e3f}, 1.0f, tracers, last);

@@ -535,6 +535,7 @@ void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
     const PhaseRunner run = [this](Phase phase, const std::function<void()>& body) { runPhase(phase, body); };
     method.runOwnPhases(run, state, dt);
     runPhase(Phase::Advection, [&] {
+        work_->knownTracerBounds.reset();  // until the move has returned (it may throw)
         work_->advection.forgetMovedTracerBounds();
         method.advect(state, dt);
         work_->knownTracerBounds = work_->advection.movedTracerBounds();

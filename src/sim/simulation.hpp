@@ -54,7 +54,8 @@ public:
     const Vortons& vortons() const { return vortons_; }
     const Tracers& tracers() const { return tracers_; }
     // The tracers to change (add, move, replace): the next step then scans their positions, where
-    // it otherwise takes their bounds from the pass that last moved them.
+    // it otherwise takes their bounds from the pass that last moved them. Call it for each edit;
+    // a reference kept past a step() does not tell the next step that they changed.
     Tracers& editTracers();
     std::vector<RigidBody>& bodies() { return bodies_; }
     const std::vector<RigidBody>& bodies() const { return bodies_; }

@@ -46,7 +46,7 @@ struct Simulation::Workspace {
     UniformGrid<vec3> previousVelocityGrid;
     SphPhaseRecord lastSphPhase;
     // The tracers' bounds and finiteness as the last advection pass left them; none once anything
-    // else may have moved them (the bodies phase, an edit through Simulation::tracers()).
+    // else may have moved them (the bodies phase, an edit through Simulation::editTracers()).
     std::optional<MovedTracerBounds> knownTracerBounds;
     WallSources wallSources;
     std::vector<vec3> flowAtWalls;  // the flow without the wall sources at their collocation points
