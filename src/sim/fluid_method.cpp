@@ -25,7 +25,7 @@ public:
     void advect(FluidStepState& s, float dt) const override {
         // Following hybrid, its SPH correction still moves the vortons this sub-step.
         const bool sphStillMoves = s.previous.handOverSphFlow(s);
-        s.advection.moveTracers(s.flow, s.tracers, s.history, dt);
+        s.movedTracerBounds = s.advection.moveTracers(s.flow, s.tracers, s.history, dt);
         s.advection.moveVortons(s.flow, VortonVelocity{true, sphStillMoves}, s.vortons, s.history, dt);
     }
     vec3 wholeVelocity(const vec3&, const vec3& vortexVelocity) const override { return vortexVelocity; }
@@ -93,7 +93,7 @@ void SphMethodStep::advectWith(FluidStepState& s, VortonVelocity velocity, float
     if (s.vortons.size() > 0)
         moveTracersWithSph(s, velocity.vortex, dt);
     else
-        s.advection.moveTracers(s.flow, s.tracers, s.history, dt);
+        s.movedTracerBounds = s.advection.moveTracers(s.flow, s.tracers, s.history, dt);
     s.advection.moveVortons(s.flow, velocity, s.vortons, s.history, dt);
 }
 

@@ -13,6 +13,7 @@
 #include "sim/time_integration.hpp"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace vfx {
@@ -40,6 +41,9 @@ struct FluidStepState {
     const FluidMethodStep& previous;
     SphPhaseRecord& lastSphPhase;
     long substep;  // sub-steps since reset
+    // The bounds of the tracers as the grid flow's pass moved them (GridFlowAdvection::moveTracers);
+    // left empty where they move otherwise.
+    std::optional<MovedTracerBounds>& movedTracerBounds;
 };
 
 // Times and checks one phase (the Simulation's runPhase).

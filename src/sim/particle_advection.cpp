@@ -58,11 +58,11 @@ bool inVortexCore(const mat3& j) {
 
 // (parallelForEachStable: one compiled copy of the arithmetic, so FMA contraction cannot make
 // results depend on the thread count.)
-void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, MotionHistory& history, float dt) {
+std::optional<MovedTracerBounds> GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers,
+                                                                MotionHistory& history, float dt) {
     const StepRule rule =
         prepareStep(flow, tracers.size(), history.tracerVelocity, history.tracerVelocityBefore, history, dt);
     const StepWeights w = rule.weights;
-    movedTracerBounds_.reset();
     // One pass over the (many) tracers: one lookup gives the velocity and the colour.
     packFlowAndDensity(flow);
     const UniformGrid<FlowAndDensity>& packed = packed_;
@@ -74,16 +74,14 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
     }
     if (w.twoStep() && !packed.shape().anyFlatAxis()) {
         // The common sub-step: one lookup per tracer, eight tracers' stencils at a time.
-        movedTracerBounds_ = advanceTracersTwoStep(packed, w, dt, tracers, history.tracerVelocity,
-                                                   rule.keepBefore ? &history.tracerVelocityBefore : nullptr,
-                                                   pushed ? &pushedAtTracers_ : nullptr);
-        return;
+        return advanceTracersTwoStep(packed, w, dt, tracers, history.tracerVelocity,
+                                     rule.keepBefore ? &history.tracerVelocityBefore : nullptr,
+                                     pushed ? &pushedAtTracers_ : nullptr);
     }
     if (!w.twoStep() && !pushed && !packed.shape().anyFlatAxis()) {
         // The first sub-step (no last rate yet): the midpoint rule, both lookups in lanes.
-        movedTracerBounds_ = advanceTracersByMidpoint(packed, w, dt, tracers, history.tracerVelocity,
-                                                      rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
-        return;
+        return advanceTracersByMidpoint(packed, w, dt, tracers, history.tracerVelocity,
+                                        rule.keepBefore ? &history.tracerVelocityBefore : nullptr);
     }
     const auto velocityAt = [&](const vec3& x) { return flow.velocityAt(x); };
     parallelForEachStable(
@@ -100,6 +98,7 @@ void GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers, Moti
             tracers.position[i] = x + dt * v;
         },
         4096);
+    return std::nullopt;
 }
 
 // The velocity and density grids side by side on the step's grid (both are laid on it every

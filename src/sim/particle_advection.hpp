@@ -52,12 +52,11 @@ struct VortonVelocity {
 class GridFlowAdvection {
 public:
     // Moves every tracer one sub-step in the flow and colours it with the density deviation where
-    // it starts; history.tracerVelocity holds u_n-1 on entry and u_n on return.
-    void moveTracers(const StepFlow& flow, Tracers& tracers, MotionHistory& history, float dt);
-    // The bounds of the tracers the last moveTracers moved, where its pass found them (the
-    // common sub-steps); none where it took the generic path.
-    const std::optional<MovedTracerBounds>& movedTracerBounds() const { return movedTracerBounds_; }
-    void forgetMovedTracerBounds() { movedTracerBounds_.reset(); }  // a sub-step that moves them otherwise
+    // it starts; history.tracerVelocity holds u_n-1 on entry and u_n on return. Returns the moved
+    // tracers' bounds where the pass in lanes found them (the common sub-steps), none where it took
+    // the generic per-tracer path.
+    std::optional<MovedTracerBounds> moveTracers(const StepFlow& flow, Tracers& tracers, MotionHistory& history,
+                                                 float dt);
     // Moves every vorton one sub-step with the velocities asked for; history.vortonVelocity as the
     // tracers' (cleared without the vortex velocity), and history.dt becomes dt.
     void moveVortons(const StepFlow& flow, VortonVelocity velocity, Vortons& vortons, MotionHistory& history, float dt);
@@ -79,7 +78,6 @@ private:
     std::vector<vec3> previousFlowAtVortons_;  // the last sub-step's grid velocity at each vorton
     std::vector<vec3> eulerianChange_;         // du/dt at each vorton's place, from the two grids (empty: none)
     std::vector<vec3> pushedAtTracers_;        // what moving bodies push aside, at each tracer
-    std::optional<MovedTracerBounds> movedTracerBounds_;
 };
 
 }  // namespace vfx

@@ -529,16 +529,23 @@ void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
     flow.exponentialInCoresOnly = fluid_.advectionIntegrator == AdvectionIntegrator::ExponentialInCores;
     flow.threeStepAllowed = maxGridStrain_ * dt <= kThreeStepStrainLimit;
     const FluidMethodStep& previous = methodBefore(work_->lastSphPhase, substepCount_);
-    FluidStepState state{fluid_,       vortons_,         tracers_,       flow,     walls_.kernelShare,
-                         work_->sph,   work_->advection, work_->history, previous, work_->lastSphPhase,
-                         substepCount_};
+    FluidStepState state{fluid_,
+                         vortons_,
+                         tracers_,
+                         flow,
+                         walls_.kernelShare,
+                         work_->sph,
+                         work_->advection,
+                         work_->history,
+                         previous,
+                         work_->lastSphPhase,
+                         substepCount_,
+                         work_->knownTracerBounds};
     const PhaseRunner run = [this](Phase phase, const std::function<void()>& body) { runPhase(phase, body); };
     method.runOwnPhases(run, state, dt);
     runPhase(Phase::Advection, [&] {
-        work_->knownTracerBounds.reset();  // until the move has returned (it may throw)
-        work_->advection.forgetMovedTracerBounds();
+        work_->knownTracerBounds.reset();  // the grid flow's move of the tracers sets it
         method.advect(state, dt);
-        work_->knownTracerBounds = work_->advection.movedTracerBounds();
     });
 }
 
