@@ -24,6 +24,7 @@ import time
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 PEAK_SPEED_BOUND = 25.0  # m/s
 FRAME_STEP = 1.0 / 30.0  # s
+STATS_EVERY = 50  # steps between stats rows
 
 
 def run(sim, scene, level, dt, steps, threads):
@@ -31,20 +32,24 @@ def run(sim, scene, level, dt, steps, threads):
     with tempfile.TemporaryDirectory() as tmp:
         stats = os.path.join(tmp, "stats.csv")
         command = [sim, scene, "--set", "fluid.quality=" + level, "--steps", str(steps), "--threads",
-                   str(threads), "--stats", stats, "--every", "50", "--quiet"]
+                   str(threads), "--stats", stats, "--every", str(STATS_EVERY), "--quiet"]
         if dt is not None:
             command += ["--dt", repr(dt)]
         started = time.monotonic()
         done = subprocess.run(command, capture_output=True, text=True)
         seconds = time.monotonic() - started
+        # The runner writes the stats file only for a run that finished; a run it stopped leaves
+        # its rows beside it as .failed.
+        table = stats if os.path.exists(stats) else stats + ".failed"
         rows = []
-        if os.path.exists(stats):
-            with open(stats) as f:
+        if os.path.exists(table):
+            with open(table) as f:
                 rows = list(csv.DictReader(f))
         peak = max((float(r["max_speed"]) for r in rows), default=float("nan"))
         vortons = int(rows[-1]["vortons"]) if rows else 0
-        finished = done.returncode == 0 and rows and int(rows[-1]["step"]) == steps
-        return finished, peak, vortons, seconds, done.stderr.strip().splitlines()[-1:] if done.stderr else []
+        lines = done.stderr.strip().splitlines()
+        message = f"exit {done.returncode}" + (": " + lines[-1] if lines else "")
+        return done.returncode == 0, peak, vortons, seconds, message
 
 
 def main():
@@ -55,24 +60,30 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
+    if args.steps < STATS_EVERY:
+        parser.error(f"--steps must be at least {STATS_EVERY}, the steps between stats rows")
+    if not os.access(args.sim, os.X_OK):
+        parser.error(f"--sim {args.sim}: no such program (build it first)")
+    levels = [level.strip() for level in args.levels.split(",")]
     scenes = sorted(glob.glob(os.path.join(ROOT, "scenes", "*.json")))
     failures = 0
     if args.markdown:
-        print("| level | preset | step | peak m/s | vortons at the end | seconds |")
-        print("| --- | --- | --- | ---: | ---: | ---: |")
-    for level in args.levels.split(","):
+        print("| level | preset | step | peak m/s | vortons at the end | seconds | result |")
+        print("| --- | --- | --- | ---: | ---: | ---: | --- |")
+    for level in levels:
         for scene in scenes:
             name = os.path.splitext(os.path.basename(scene))[0]
             for dt, label in ((None, "own"), (FRAME_STEP, "1/30")):
                 finished, peak, vortons, seconds, message = run(args.sim, scene, level, dt, args.steps, args.threads)
                 ok = finished and peak < PEAK_SPEED_BOUND
                 failures += 0 if ok else 1
-                verdict = "" if ok else " FAILED " + " ".join(message)
+                verdict = "ok" if ok else "FAILED (" + message + ")"
                 if args.markdown:
-                    print(f"| {level} | {name} | {label} | {peak:.2f} | {vortons} | {seconds:.0f} |{verdict}")
+                    print(f"| {level} | {name} | {label} | {peak:.2f} | {vortons} | {seconds:.0f} | {verdict} |",
+                          flush=True)
                 else:
                     print(f"{level:8s} {name:16s} {label:5s} peak {peak:6.2f} m/s  vortons {vortons:6d}  "
-                          f"{seconds:6.0f} s{verdict}", flush=True)
+                          f"{seconds:6.0f} s  {verdict}", flush=True)
     return 1 if failures else 0
 
 

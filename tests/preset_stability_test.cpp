@@ -1,5 +1,5 @@
-// Every preset at a game's frame step: a fluid for games never blows up, whatever the scene and
-// whichever level a user picks for it.
+// Every preset at a game's frame step, at the preview and game levels: a fluid for games never
+// blows up, whatever the scene. (scripts/preset_stability.py runs the custom and film levels too.)
 #include "scene/scene.hpp"
 #include "sim/simulation.hpp"
 
@@ -14,18 +14,19 @@
 namespace vfx {
 namespace {
 
-// The author's heavy drop (density deviation 10 times the ambient, gravity 10) stays below 25 m/s
-// (docs/method.md). Every preset is driven far more gently: deviations of at most half the ambient
-// density under gravity 9.8, containers shaken at under 1 m/s and rings of unit circulation, whose
-// peak speeds measure 0.2-3.4 m/s over 3,000 frames. So 25 m/s bounds them all, and a flow that
-// starts to blow up passes it within a few frames.
-constexpr float kPeakSpeedBound = 25.0f;  // m/s
-constexpr float kFrameStep = 1.0f / 30.0f;
+// Every preset's flow has speed scales of a few m/s at most: the drops' buoyant speed sqrt(g' R)
+// is at most 1.6 m/s (g' = g rho'/rho0 <= 4.9 m/s^2, R <= 0.5 m); a ball falling freely through
+// its whole tank at its reduced gravity g (rho_b - rho0)/rho_b would reach 4.2 m/s (density 1.6,
+// 2.4 m); the tanks' walls move at under 0.7 m/s; the ring's swirl is Gamma/(2 pi a) = 1.6 m/s, and
+// a rolled-up core may spin at a few times its scale. So 25 m/s, the bound the author's far heavier
+// drop (rho'/rho0 = 10) keeps, is six times the largest scale: a flow past it is blowing up.
+constexpr float kPeakSpeedBound = 25.0f;    // m/s
+constexpr float kFrameStep = 1.0f / 30.0f;  // s
 // 33 s of every preset: past the drops' roll-up and break-up, the tanks' first sloshes and the
 // ring's remeshes, the phases where a flow's strain peaks. The full 3,000-frame sweep at every
 // level is scripts/preset_stability.py.
 constexpr int kFrames = 1000;
-constexpr int kCheckEvery = 50;
+constexpr int kCheckEvery = 50;  // frames
 
 std::vector<std::string> presetPaths() {
     std::vector<std::string> paths;
@@ -53,7 +54,7 @@ void expectEveryPresetBounded(const std::string& level) {
     for (const std::string& path : paths) {
         SCOPED_TRACE(path + " at " + level);
         float peak = 0.0f;
-        ASSERT_NO_THROW(peak = peakSpeedAtFrameStep(path, level));
+        EXPECT_NO_THROW(peak = peakSpeedAtFrameStep(path, level));
         EXPECT_TRUE(std::isfinite(peak));
         EXPECT_LT(peak, kPeakSpeedBound);
         EXPECT_GT(peak, 0.0f);  // the preset moves
