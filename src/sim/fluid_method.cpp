@@ -25,9 +25,10 @@ public:
     void advect(FluidStepState& s, float dt) const override {
         // Following hybrid, its SPH correction still moves the vortons this sub-step.
         const bool sphStillMoves = s.previous.handOverSphFlow(s);
-        s.movedTracerBounds = s.advection.moveTracers(s.flow, s.tracers, s.history, dt);
+        if (!s.tracersMoved) s.movedTracerBounds = s.advection.moveTracers(s.flow, s.tracers, s.history, dt);
         s.advection.moveVortons(s.flow, VortonVelocity{true, sphStillMoves}, s.vortons, s.history, dt);
     }
+    bool tracersFollowGridFlow() const override { return true; }
     vec3 wholeVelocity(const vec3&, const vec3& vortexVelocity) const override { return vortexVelocity; }
 };
 

@@ -44,6 +44,9 @@ struct FluidStepState {
     // The bounds of the tracers as the grid flow's pass moved them (GridFlowAdvection::moveTracers);
     // left empty where they move otherwise.
     std::optional<MovedTracerBounds>& movedTracerBounds;
+    // The Simulation moved the tracers beside this sub-step's other phases (tracersFollowGridFlow):
+    // the advection phase leaves them be.
+    bool tracersMoved = false;
 };
 
 // Times and checks one phase (the Simulation's runPhase).
@@ -77,6 +80,10 @@ public:
     virtual void runOwnPhases(const PhaseRunner& /*run*/, FluidStepState& /*state*/, float /*dt*/) const {}
     // Advection phase: moves the vortons and tracers one sub-step.
     virtual void advect(FluidStepState& state, float dt) const = 0;
+    // Whether the advection phase moves the tracers by the step's grid flow alone
+    // (GridFlowAdvection::moveTracers), which no other phase of the sub-step changes: the
+    // Simulation may then move them beside those phases.
+    virtual bool tracersFollowGridFlow() const { return false; }
 
     // --- run-time switches ---
     // The whole velocity of a vorton under this method, from its SPH velocity and its vortex

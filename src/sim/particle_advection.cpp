@@ -25,11 +25,11 @@ struct StepRule {
 // has the one before and the sub-step allows it; three_step keeps the one before wherever there is
 // a last one.
 StepRule prepareStep(const StepFlow& flow, size_t count, std::vector<vec3>& last, std::vector<vec3>& before,
-                     const MotionHistory& history, float dt) {
+                     MotionHistory::PastSteps past, float dt) {
     const bool twoStep = flow.adamsBashforth && last.size() == count;
     const bool threeStep = twoStep && flow.threeStep && flow.threeStepAllowed && before.size() == count;
     const StepRule rule{
-        threeStep ? threeStepWeights(dt, history.dt, history.dtBefore) : adamsBashforthWeights(twoStep, dt, history.dt),
+        threeStep ? threeStepWeights(dt, past.dt, past.dtBefore) : adamsBashforthWeights(twoStep, dt, past.dt),
         twoStep && flow.threeStep};
     before.resize(rule.keepBefore ? count : 0);
     last.resize(count);
@@ -60,8 +60,14 @@ bool inVortexCore(const mat3& j) {
 // results depend on the thread count.)
 std::optional<MovedTracerBounds> GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers,
                                                                 MotionHistory& history, float dt) {
+    return moveTracers(flow, tracers, history, history.pastSteps(), dt);
+}
+
+std::optional<MovedTracerBounds> GridFlowAdvection::moveTracers(const StepFlow& flow, Tracers& tracers,
+                                                                MotionHistory& history, MotionHistory::PastSteps past,
+                                                                float dt) {
     const StepRule rule =
-        prepareStep(flow, tracers.size(), history.tracerVelocity, history.tracerVelocityBefore, history, dt);
+        prepareStep(flow, tracers.size(), history.tracerVelocity, history.tracerVelocityBefore, past, dt);
     const StepWeights w = rule.weights;
     // One pass over the (many) tracers: one lookup gives the velocity and the colour.
     packFlowAndDensity(flow);
@@ -119,8 +125,8 @@ void GridFlowAdvection::packFlowAndDensity(const StepFlow& flow) {
 
 void GridFlowAdvection::moveVortons(const StepFlow& flow, VortonVelocity velocity, Vortons& vortons,
                                     MotionHistory& history, float dt) {
-    const StepRule rule =
-        prepareStep(flow, vortons.size(), history.vortonVelocity, history.vortonVelocityBefore, history, dt);
+    const StepRule rule = prepareStep(flow, vortons.size(), history.vortonVelocity, history.vortonVelocityBefore,
+                                      history.pastSteps(), dt);
     const StepWeights w = rule.weights;
     // The grid's velocity at every vorton, and what moving bodies push aside there, looked up for
     // all of them at once.

@@ -57,6 +57,11 @@ public:
     // the generic per-tracer path.
     std::optional<MovedTracerBounds> moveTracers(const StepFlow& flow, Tracers& tracers, MotionHistory& history,
                                                  float dt);
+    // The same with the past sub-steps' lengths given, reading and writing only the history's
+    // tracer rates and this object's tracer state: it may run beside moveVortons (and the other
+    // vorton phases) of the same sub-step, with `past` taken before either starts.
+    std::optional<MovedTracerBounds> moveTracers(const StepFlow& flow, Tracers& tracers, MotionHistory& history,
+                                                 MotionHistory::PastSteps past, float dt);
     // Moves every vorton one sub-step with the velocities asked for; history.vortonVelocity as the
     // tracers' (cleared without the vortex velocity), and history.dt becomes dt.
     void moveVortons(const StepFlow& flow, VortonVelocity velocity, Vortons& vortons, MotionHistory& history, float dt);

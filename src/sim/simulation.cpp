@@ -3,6 +3,7 @@
 #include "bodies/body_motion.hpp"
 #include "core/grid_differences.hpp"
 #include "core/parallel.hpp"
+#include "core/parallel_invoke.hpp"
 #include "sim/baroclinic.hpp"
 #include "sim/body_coupling.hpp"
 #include "sim/box_container.hpp"
@@ -140,7 +141,8 @@ void Simulation::checkFinite(Phase phase) const {
     // Only advection and the body phase move tracers: the other phases skip their (many) positions,
     // as does advection where its pass found them all finite.
     const std::optional<MovedTracerBounds>& moved = work_->knownTracerBounds;
-    const bool includeTracers = (phase == Phase::Advection && !(moved && moved->finite)) || phase == Phase::Bodies;
+    const bool includeTracers =
+        !tracersMovingBeside_ && ((phase == Phase::Advection && !(moved && moved->finite)) || phase == Phase::Bodies);
     bool ok = allFinite(vortons_.position) && allFinite(vortons_.vorticity) && allFinite(vortons_.velocity) &&
               (!includeTracers || allFinite(tracers_.position));
     for (const RigidBody& b : bodies_)
@@ -213,13 +215,9 @@ void Simulation::keepVelocityGridForExponentialMove() {
         work_->previousVelocityGrid = {};
 }
 
-void Simulation::substep(float dt, float diffusionDt) {
-    const FluidMethodStep& method = fluidMethodStep(fluid_.method);
-    work_->jacobianAtVortonsCurrent = false;
-    // The impulse each flow a moving body pushes aside (found with the velocity grid) exchanges
-    // with the vortons as it moves and stretches them, measured before it does.
-    work_->pushedImpulseRates = impulseRateFromPotentialFlows(work_->pushedFlows, vortons_);
-    markEnergyIfStale();
+// The sub-step's phases from stretching to the vortons' move (and the tracers', unless they
+// move beside these phases).
+void Simulation::runVortonPhases(const FluidMethodStep& method, float dt, float diffusionDt) {
     if (fluid_.stretching) {
         runPhase(Phase::Stretching, [&] { stretchAndTilt(dt); });
         measureEnergyChange(&MeasuredEnergyChanges::stretching);
@@ -244,6 +242,44 @@ void Simulation::substep(float dt, float diffusionDt) {
     }
     runMethodPhases(method, dt);
     measureEnergyChange(&MeasuredEnergyChanges::advection);
+}
+
+// The tracers' move through the sub-step's grid flow, run beside the vorton phases: it reads only
+// what the velocity phase left (the velocity and density grids, the flows bodies push aside) and
+// the past sub-steps' lengths taken here, which those phases do not change, and writes only the
+// tracers and their rates, which those phases do not read. A second thread, idle through the
+// vortons' serial parts (the tree's build, the small per-vorton passes), moves tracers instead:
+// with 32,768 tracers on the 2,176-vorton drop they are a tenth of a frame's work. The results
+// are the same as in turn, for any thread count.
+void Simulation::moveTracersBeside(float dt, const std::function<void()>& vortonPhases) {
+    const StepFlow flow = gridStepFlow(dt);
+    const MotionHistory::PastSteps past = work_->history.pastSteps();
+    std::optional<MovedTracerBounds> moved;
+    tracersMovingBeside_ = true;
+    try {
+        parallelInvoke([&] { moved = work_->advection.moveTracers(flow, tracers_, work_->history, past, dt); },
+                       vortonPhases);
+    } catch (...) {
+        tracersMovingBeside_ = false;
+        throw;
+    }
+    tracersMovingBeside_ = false;
+    work_->knownTracerBounds = moved;
+    if (!(moved ? moved->finite : allFinite(tracers_.position)))
+        throw NonFiniteError(stepCount_ + 1, phaseName(Phase::Advection));
+}
+
+void Simulation::substep(float dt, float diffusionDt) {
+    const FluidMethodStep& method = fluidMethodStep(fluid_.method);
+    work_->jacobianAtVortonsCurrent = false;
+    // The impulse each flow a moving body pushes aside (found with the velocity grid) exchanges
+    // with the vortons as it moves and stretches them, measured before it does.
+    work_->pushedImpulseRates = impulseRateFromPotentialFlows(work_->pushedFlows, vortons_);
+    markEnergyIfStale();
+    if (method.tracersFollowGridFlow() && tracers_.size() > 0)
+        moveTracersBeside(dt, [&] { runVortonPhases(method, dt, diffusionDt); });
+    else
+        runVortonPhases(method, dt, diffusionDt);
     if (fluid_.gravity != vec3(0.0f) && method.buoyancyActs(fluid_))
         energyBudget_.addBuoyancy(vortons_, fluid_.gravity, dt);
     if (!bodies_.empty()) {
@@ -520,14 +556,11 @@ const std::vector<float>& Simulation::eddyViscosity() const { return work_->eddy
 // --- 6. the fluid method's phases: SPH (sph, hybrid) and advection ----------------------------
 
 void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
-    const bool exponential = readsGradientToMove(fluid_.advectionIntegrator);
-    StepFlow flow{gridShape_,         velocityGrid_,         work_->density.densityGrid(),
-                  work_->pushedFlows, fluid_.adamsBashforth, exponential ? &velocityGradientAtVortons() : nullptr};
-    if (exponential) flow.previousVelocity = &work_->previousVelocityGrid;
-    flow.threeStep = fluid_.advectionIntegrator == AdvectionIntegrator::ThreeStep ||
-                     fluid_.advectionIntegrator == AdvectionIntegrator::ExponentialInCores;
-    flow.exponentialInCoresOnly = fluid_.advectionIntegrator == AdvectionIntegrator::ExponentialInCores;
-    flow.threeStepAllowed = maxGridStrain_ * dt <= kThreeStepStrainLimit;
+    StepFlow flow = gridStepFlow(dt);
+    if (readsGradientToMove(fluid_.advectionIntegrator)) {
+        flow.gradientAtVortons = &velocityGradientAtVortons();
+        flow.previousVelocity = &work_->previousVelocityGrid;
+    }
     const FluidMethodStep& previous = methodBefore(work_->lastSphPhase, substepCount_);
     FluidStepState state{fluid_,
                          vortons_,
@@ -540,13 +573,25 @@ void Simulation::runMethodPhases(const FluidMethodStep& method, float dt) {
                          previous,
                          work_->lastSphPhase,
                          substepCount_,
-                         work_->knownTracerBounds};
+                         work_->knownTracerBounds,
+                         tracersMovingBeside_};
     const PhaseRunner run = [this](Phase phase, const std::function<void()>& body) { runPhase(phase, body); };
     method.runOwnPhases(run, state, dt);
     runPhase(Phase::Advection, [&] {
-        work_->knownTracerBounds.reset();  // the grid flow's move of the tracers sets it
+        if (!tracersMovingBeside_) work_->knownTracerBounds.reset();  // the grid flow's move of the tracers sets it
         method.advect(state, dt);
     });
+}
+
+// The sub-step's grid flow as the velocity and density phases left it, for the explicit rules
+// (the exponential move's fields are added by the caller that moves vortons with it).
+StepFlow Simulation::gridStepFlow(float dt) const {
+    StepFlow flow{gridShape_, velocityGrid_, work_->density.densityGrid(), work_->pushedFlows, fluid_.adamsBashforth};
+    flow.threeStep = fluid_.advectionIntegrator == AdvectionIntegrator::ThreeStep ||
+                     fluid_.advectionIntegrator == AdvectionIntegrator::ExponentialInCores;
+    flow.exponentialInCoresOnly = fluid_.advectionIntegrator == AdvectionIntegrator::ExponentialInCores;
+    flow.threeStepAllowed = maxGridStrain_ * dt <= kThreeStepStrainLimit;
+    return flow;
 }
 
 }  // namespace vfx

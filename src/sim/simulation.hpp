@@ -14,6 +14,7 @@
 
 #include <tbb/task_arena.h>
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,7 @@ struct BoxContainer;
 
 class FluidMethodStep;
 struct ResolvedFlowAtVortons;
+struct StepFlow;
 
 // Where each vorton stands relative to the walls of the containers and solids: the Walls
 // phase produces it, density, baroclinic and SPH phases read it.
@@ -154,6 +156,9 @@ private:
     // diffusionDt: the time to diffuse over in this sub-step (its own dt; under diffusion_per_frame
     // the time since the last diffusion at the last sub-step of a diffusing frame, 0 on the others).
     void substep(float dt, float diffusionDt);
+    void runVortonPhases(const FluidMethodStep& method, float dt, float diffusionDt);
+    void moveTracersBeside(float dt, const std::function<void()>& vortonPhases);
+    StepFlow gridStepFlow(float dt) const;
     bool diffusionDue(bool remeshedThisFrame) const;
     int substepsFor(float remaining, int taken) const;
     bool remeshDue() const;
@@ -205,7 +210,8 @@ private:
     double time_ = 0.0;
     double substepTime_ = 0.0;  // time at the start of the running sub-step
     int lastSubsteps_ = 0;
-    long substepCount_ = 0;  // sub-steps since reset(): SPH method history is kept per sub-step
+    bool tracersMovingBeside_ = false;  // within moveTracersBeside: the vorton phases leave the tracers be
+    long substepCount_ = 0;             // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
     float strainSinceRemesh_ = 0.0f;  // integral of max|S| dt since the last remesh
     float latticeStrain_ = 0.0f;      // ln of the worst lattice stretch since it (sim/lattice_distortion.hpp)

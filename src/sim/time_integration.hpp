@@ -23,6 +23,12 @@ struct MotionHistory {
     float dt = 0.0f;                         // the sub-step they were used for, s; 0 = none
     float dtBefore = 0.0f;                   // the sub-step before it (vortonVelocityBefore's), s
 
+    // The lengths of the last two sub-steps, as the rules read them.
+    struct PastSteps {
+        float dt = 0.0f, dtBefore = 0.0f;  // s; 0 = none
+    };
+    PastSteps pastSteps() const { return {dt, dtBefore}; }
+
     // The vortons' rates only (a remesh makes new vortons): the tracers are the same particles
     // in a flow that is continuous across the remesh, so they keep their last velocity and the
     // two-step rule (without it they would take the midpoint rule, a second lookup each).
