@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace vfx {
 namespace {
@@ -132,16 +133,21 @@ void BaroclinicShareFactors::clear(size_t k) {
     perWeightX[k] = perWeightY[k] = perWeightZ[k] = 0.0f;
 }
 
-void BaroclinicTransfer::apply(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
-                               const CellPartition& partition, const vec3& gravity, float ambientDensity, float dt,
-                               Vortons& vortons) {
+void BaroclinicTransfer::prepare(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
+                                 const CellPartition& partition, const vec3& gravity, float ambientDensity,
+                                 const Vortons& vortons) {
     const GridShape& shape = densityGradient.shape();
     const float reach = kReach * std::max({shape.spacing.x, shape.spacing.y, shape.spacing.z});
-    const float scale = dt / ambientDensity * shape.cellVolume();
+    const float scale = shape.cellVolume() / ambientDensity;  // a point's source per unit time
     sortPositions(partition, vortons);
     shareGridSources(densityGradient, fluidShare, partition, gravity, scale, reach);
     gatherToVortons(shape, partition, 1.0f / (reach * reach), vortons);
-    unreached_ = unreachedShare();
+}
+
+void BaroclinicTransfer::add(float dt, Vortons& vortons) const {
+    if (rates_.size() != vortons.size()) throw std::logic_error("baroclinic: no prepared rate for every vorton");
+    parallelForEach(
+        0, vortons.size(), [&](size_t i) { vortons.vorticity[i] += dt * rates_[i]; }, 2048);
 }
 
 // The vortons' positions in partition order, so each row of cells is one contiguous run; one
@@ -198,7 +204,7 @@ void BaroclinicTransfer::sharePoint(const UniformGrid<vec3>& densityGradient, co
     // Cells whose vortons can lie within reach of the point.
     const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), partition.cells());
     const WeightMoments m = momentsAround(sortedLanes_, at, r, partition, 1.0f / (reach * reach));
-    if (m.weightSum <= 0.0f) return;  // no vorton within reach: counted as unreached
+    if (m.weightSum <= 0.0f) return;  // no vorton within reach to take it
     share.weightSum = m.weightSum;
     const vec3 mean = m.first / m.weightSum;
     const mat3 spread = m.second() / m.weightSum - glm::outerProduct(mean, mean);
@@ -223,8 +229,9 @@ void BaroclinicTransfer::sharePoint(const UniformGrid<vec3>& densityGradient, co
 // Pass 2, per vorton: gather its share of every source point within reach. In the partition's
 // order, so neighbouring vortons read the same points from cache.
 void BaroclinicTransfer::gatherToVortons(const GridShape& shape, const CellPartition& partition, float invReach2,
-                                         Vortons& vortons) const {
+                                         const Vortons& vortons) {
     const std::vector<uint32_t>& sorted = partition.sortedIndices();
+    rates_.resize(vortons.size());
     parallelForEach(
         0, sorted.size(),
         [&](size_t s) {
@@ -233,31 +240,9 @@ void BaroclinicTransfer::gatherToVortons(const GridShape& shape, const CellParti
             const ivec3 cell = shape.cellOf(x);
             const Range r = clampRange(cell - ivec3(1), cell + ivec3(2), shape.points);
             const vec3 gained = gatherShares(factors_, shape, x, r, invReach2);
-            vortons.vorticity[i] += gained / vortons.volume(i);
+            rates_[i] = gained / vortons.volume(i);
         },
         1024);
-}
-
-double BaroclinicTransfer::unreachedShare() const {
-    struct Sums {
-        double total = 0.0, unreached = 0.0;
-    };
-    const Sums sums = deterministicReduce<Sums>(
-        shares_.size(), Sums{},
-        [&](size_t b, size_t e) {
-            Sums s;
-            for (size_t k = b; k < e; ++k) {
-                const double m = glm::length(shares_[k].strength);
-                s.total += m;
-                if (shares_[k].weightSum <= 0.0f) s.unreached += m;
-            }
-            return s;
-        },
-        [](Sums a, const Sums& b) {
-            return Sums{a.total + b.total, a.unreached + b.unreached};
-        },
-        65536);
-    return sums.total > 0.0 ? sums.unreached / sums.total : 0.0;
 }
 
 }  // namespace vfx

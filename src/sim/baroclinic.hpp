@@ -40,14 +40,15 @@ struct BaroclinicShareFactors {
 
 class BaroclinicTransfer {
 public:
-    // Adds dt * (grad rho x g) / rho0 from every grid point to the vortons around it. The
-    // partition must hold the vortons' current positions in the cells of gradient.shape().
-    // With walls, fluidShare weights each point's source by the share of its cell that is fluid
-    // (null: all fluid).
-    void apply(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
-               const CellPartition& partition, const vec3& gravity, float ambientDensity, float dt, Vortons& vortons);
-    // Share of the grid source (by magnitude) that had no vorton within reach at the last apply.
-    double lastUnreachedShare() const { return unreached_; }
+    // The rate d(omega)/dt = (grad rho x g) / rho0 each vorton gains from the grid points around
+    // it. The partition must hold the vortons' current positions in the cells of
+    // gradient.shape(). With walls, fluidShare weights each point's source by the share of its
+    // cell that is fluid (null: all fluid). It reads only the vortons' positions and volumes, so
+    // it may run before the sub-step's length is known and beside work that reads their vorticity.
+    void prepare(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
+                 const CellPartition& partition, const vec3& gravity, float ambientDensity, const Vortons& vortons);
+    // Adds dt times the prepared rates to the vortons' vorticity.
+    void add(float dt, Vortons& vortons) const;
 
 private:
     void sortPositions(const CellPartition& partition, const Vortons& vortons);
@@ -56,18 +57,17 @@ private:
     void sharePoint(const UniformGrid<vec3>& densityGradient, const UniformGrid<float>* fluidShare,
                     const CellPartition& partition, const vec3& gravity, float scale, float reach, int x, int y, int z);
     void gatherToVortons(const GridShape& shape, const CellPartition& partition, float invReach2,
-                         Vortons& vortons) const;
-    double unreachedShare() const;
+                         const Vortons& vortons);
 
     struct PointShare {
-        vec3 strength{0.0f};  // S_g V_cell dt
+        vec3 strength{0.0f};  // S_g V_cell, per unit time
         float weightSum = 0.0f;
     };
     std::vector<PointShare> shares_;
     BaroclinicShareFactors factors_;
     SortedPositions sortedLanes_;   // the vortons' positions in the partition's order, per axis
     std::vector<uint32_t> active_;  // grid points with a source
-    double unreached_ = 0.0;
+    std::vector<vec3> rates_;       // each vorton's gain, d(omega)/dt in 1/s^2
 };
 
 }  // namespace vfx

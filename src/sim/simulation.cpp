@@ -230,7 +230,7 @@ void Simulation::runVortonPhases(const FluidMethodStep& method, float dt, float 
     carryLatticeDistortion(dt);
     runPhase(Phase::Walls, [&] { computeWallFields(method); });
     runPhase(Phase::Density, [&] {
-        computeDensityGradient();  // of the gather the velocity phase made
+        if (!baroclinicRatesPrepared_) computeDensityGradient();  // of the gather the velocity phase made
     });
     if (fluid_.baroclinic) {
         runPhase(Phase::Baroclinic, [&] { generateBaroclinicVorticity(dt); });
@@ -497,15 +497,31 @@ vec3 Simulation::buoyancyGravity() const {
     return fluid_.gravity;
 }
 
+// Whether the baroclinic phase's rates can be found in the velocity phase (prepareBaroclinicRates):
+// the grid's sharing, whose density gradient and rates read only the vortons' positions and
+// volumes, the density gather and the bodies, which the sub-step leaves until those phases.
+bool Simulation::baroclinicRatesEarly() const {
+    return fluid_.baroclinic && fluid_.baroclinicSharing && fluid_.densityGradient == GradientSource::Grid &&
+           gravityActsOnGrid();
+}
+
+void Simulation::prepareBaroclinicRates() {
+    baroclinicRatesPrepared_ = baroclinicRatesEarly();
+    if (!baroclinicRatesPrepared_) return;
+    computeDensityGradient();
+    DensityField& density = work_->density;
+    const UniformGrid<float>* share = bodies_.empty() ? nullptr : &density.gridFluidShare(bodies_);
+    work_->baroclinic.prepare(density.gradientGrid(), share, partition_, buoyancyGravity(), fluid_.ambientDensity,
+                              vortons_);
+}
+
 void Simulation::generateBaroclinicVorticity(float dt) {
-    if (!gravityActsOnGrid()) return;
-    const vec3 g = buoyancyGravity();
-    if (fluid_.baroclinicSharing && fluid_.densityGradient == GradientSource::Grid) {
-        DensityField& density = work_->density;
-        const UniformGrid<float>* share = bodies_.empty() ? nullptr : &density.gridFluidShare(bodies_);
-        work_->baroclinic.apply(density.gradientGrid(), share, partition_, g, fluid_.ambientDensity, dt, vortons_);
+    if (baroclinicRatesPrepared_) {
+        work_->baroclinic.add(dt, vortons_);
         return;
     }
+    if (!gravityActsOnGrid()) return;
+    const vec3 g = buoyancyGravity();
     if (fluid_.baroclinicSharing && vortons_.size() > 0) {
         work_->sph.addBaroclinicVorticity(vortons_, walls_.proximity, vortons_.densityGradient, g,
                                           fluid_.ambientDensity, dt);

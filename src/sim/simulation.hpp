@@ -186,6 +186,8 @@ private:
     bool gravityActsOnGrid() const;
     vec3 buoyancyGravity() const;
     void generateBaroclinicVorticity(float dt);
+    bool baroclinicRatesEarly() const;
+    void prepareBaroclinicRates();
     void diffuse(float dt);
     void runMethodPhases(const FluidMethodStep& method, float dt);
     void interactWithBodies(float dt);
@@ -210,8 +212,9 @@ private:
     double time_ = 0.0;
     double substepTime_ = 0.0;  // time at the start of the running sub-step
     int lastSubsteps_ = 0;
-    bool tracersMovingBeside_ = false;  // within moveTracersBeside: the vorton phases leave the tracers be
-    long substepCount_ = 0;             // sub-steps since reset(): SPH method history is kept per sub-step
+    bool baroclinicRatesPrepared_ = false;  // by this sub-step's velocity phase: its density gradient too
+    bool tracersMovingBeside_ = false;      // within moveTracersBeside: the vorton phases leave the tracers be
+    long substepCount_ = 0;                 // sub-steps since reset(): SPH method history is kept per sub-step
     long remeshCount_ = 0;
     float strainSinceRemesh_ = 0.0f;  // integral of max|S| dt since the last remesh
     float latticeStrain_ = 0.0f;      // ln of the worst lattice stretch since it (sim/lattice_distortion.hpp)

@@ -43,7 +43,7 @@ void Simulation::computeVelocityGrid() {
             return Limits{std::max(a.speed2, c.speed2), std::max(a.gradient2, c.gradient2),
                           std::max(a.strain2, c.strain2)};
         },
-        8192);
+        1024);  // chunks of about 6 us: the sub-step waits for these maxima, so both threads take them
     // Frobenius norms: they bound every eigenvalue of grad u (rotation included, which explicit
     // sub-steps must also resolve) and of its symmetric part S (what distorts the particle set).
     maxGridSpeed_ = std::sqrt(l.speed2);
@@ -78,8 +78,13 @@ void Simulation::solveVelocityGrid() {
     };
     // The sub-step's density gather is made here too: it reads only the vortons' positions,
     // densities and volumes (stretching, the one phase before the density phase, changes none),
-    // so it runs beside the tree's build, which is mostly one thread's work.
-    const auto gatherDensity = [this] { work_->density.depositVortons(vortons_, partition_, gridShape_); };
+    // so it runs beside the tree's build, which is mostly one thread's work. So do the density
+    // gradient and the baroclinic rates from it, where they need nothing the sub-step changes
+    // before its density and baroclinic phases (which then only add dt times the rates).
+    const auto gatherDensity = [this] {
+        work_->density.depositVortons(vortons_, partition_, gridShape_);
+        prepareBaroclinicRates();
+    };
     if (fluid_.velocitySolver == VelocitySolver::Tree) {
         parallelInvoke([&] { work_->tree.build(vortons_); }, gatherDensity);
         work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
