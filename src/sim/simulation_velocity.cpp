@@ -86,8 +86,14 @@ void Simulation::solveVelocityGrid() {
         prepareBaroclinicRates();
     };
     if (fluid_.velocitySolver == VelocitySolver::Tree) {
-        parallelInvoke([&] { work_->tree.build(vortons_); }, gatherDensity);
-        work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
+        // The tree's evaluation on the grid follows its build in the same piece, so the thread the
+        // gather leaves free takes its blocks as soon as it is done.
+        parallelInvoke(
+            [&] {
+                work_->tree.build(vortons_);
+                work_->tree.velocityOnGrid(gridShape_, velocityGrid_.values(), fluid_.treeOpeningAngle);
+            },
+            gatherDensity);
         return;
     }
     gatherDensity();
