@@ -174,8 +174,6 @@ void BaroclinicTransfer::shareGridSources(const UniformGrid<vec3>& densityGradie
                                           const UniformGrid<float>* fluidShare, const CellPartition& partition,
                                           const vec3& gravity, float scale, float reach) {
     const GridShape& shape = densityGradient.shape();
-    reserveWithHeadroom(shares_, shape.pointCount());
-    shares_.resize(shape.pointCount());
     factors_.resize(shape.pointCount());
     const ivec3 points = shape.points;
     parallelForEach(
@@ -196,16 +194,13 @@ void BaroclinicTransfer::sharePoint(const UniformGrid<vec3>& densityGradient, co
     const size_t k = shape.index(x, y, z);
     const float fluidVolume = fluidShare ? (*fluidShare)[k] : 1.0f;
     const vec3 strength = glm::cross(densityGradient[k], gravity) * (scale * fluidVolume);
-    PointShare& share = shares_[k];
-    share = PointShare{strength, 0.0f};
     factors_.clear(k);
     if (strength == vec3(0.0f)) return;
     const vec3 at = shape.pointPosition(x, y, z);
     // Cells whose vortons can lie within reach of the point.
     const Range r = clampRange(ivec3(x, y, z) - ivec3(2), ivec3(x, y, z) + ivec3(1), partition.cells());
     const WeightMoments m = momentsAround(sortedLanes_, at, r, partition, 1.0f / (reach * reach));
-    if (m.weightSum <= 0.0f) return;  // no vorton within reach to take it
-    share.weightSum = m.weightSum;
+    if (m.weightSum <= 0.0f) return;  // no vorton within reach: the source is not handed out
     const vec3 mean = m.first / m.weightSum;
     const mat3 spread = m.second() / m.weightSum - glm::outerProduct(mean, mean);
     // beta moves the weighted mean position onto the grid point: sum p (1 + beta.(d - mean)) d = 0

@@ -59,15 +59,9 @@ private:
     void gatherToVortons(const GridShape& shape, const CellPartition& partition, float invReach2,
                          const Vortons& vortons);
 
-    struct PointShare {
-        vec3 strength{0.0f};  // S_g V_cell, per unit time
-        float weightSum = 0.0f;
-    };
-    std::vector<PointShare> shares_;
     BaroclinicShareFactors factors_;
-    SortedPositions sortedLanes_;   // the vortons' positions in the partition's order, per axis
-    std::vector<uint32_t> active_;  // grid points with a source
-    std::vector<vec3> rates_;       // each vorton's gain, d(omega)/dt in 1/s^2
+    SortedPositions sortedLanes_;  // the vortons' positions in the partition's order, per axis
+    std::vector<vec3> rates_;      // each vorton's gain, d(omega)/dt in 1/s^2
 };
 
 }  // namespace vfx
