@@ -162,6 +162,7 @@ void Simulation::step(float frameDt) {
     if (fluid_.velocitySolver == VelocitySolver::Box) requireBoxContainer(bodies_);  // before any phase runs
     const auto start = std::chrono::steady_clock::now();
     timers_.beginStep();
+    lastBaroclinicRatesMs_ = 0.0;
     energyMarkCurrent_ = false;  // an engine may have edited the vortons since the last step
     const double frameStart = time_;
     substepTime_ = time_;

@@ -99,6 +99,9 @@ public:
     Diagnostics diagnostics() const;
     const PhaseTimers& timers() const { return timers_; }
     double lastStepMs() const { return lastStepMs_; }
+    // Of the last step's velocity phases, the ms spent on the density gradient and baroclinic
+    // rates found beside the tree (the grid's baroclinic sharing); 0 where their own phases did it.
+    double lastBaroclinicRatesMs() const { return lastBaroclinicRatesMs_; }
 
     // Grids of the last step (for drawing and tests).
     const UniformGrid<vec3>& velocityGrid() const { return velocityGrid_; }
@@ -208,6 +211,7 @@ private:
 
     PhaseTimers timers_;
     double lastStepMs_ = 0.0;
+    double lastBaroclinicRatesMs_ = 0.0;  // summed over the step's sub-steps
     long stepCount_ = 0;
     double time_ = 0.0;
     double substepTime_ = 0.0;  // time at the start of the running sub-step

@@ -11,6 +11,7 @@
 #include "sim/wall_fields.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace vfx {
@@ -94,11 +95,14 @@ bool Simulation::baroclinicRatesEarly() const {
 void Simulation::prepareBaroclinicRates() {
     baroclinicRatesPrepared_ = baroclinicRatesEarly();
     if (!baroclinicRatesPrepared_) return;
+    const auto start = std::chrono::steady_clock::now();
     computeDensityGradient();
     DensityField& density = work_->density;
     const UniformGrid<float>* share = bodies_.empty() ? nullptr : &density.gridFluidShare(bodies_);
     work_->baroclinic.prepare(density.gradientGrid(), share, partition_, buoyancyGravity(), fluid_.ambientDensity,
                               vortons_);
+    lastBaroclinicRatesMs_ +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 void Simulation::generateBaroclinicVorticity(float dt) {

@@ -14,8 +14,8 @@ void Simulation::prepareFirstFrame(float frameDt) {
     // step (no grids, no wall fields, no eddy viscosity).
     const auto state = [this] {
         return std::tie(vortons_, tracers_, bodies_, fluid_, appliedQuality_, work_->history, work_->lastSphPhase,
-                        timers_, energyBudget_, lastStepMs_, stepCount_, time_, substepTime_, lastSubsteps_,
-                        substepCount_, remeshCount_, strainSinceRemesh_, latticeStrain_, latticeMaps_,
+                        timers_, energyBudget_, lastStepMs_, lastBaroclinicRatesMs_, stepCount_, time_, substepTime_,
+                        lastSubsteps_, substepCount_, remeshCount_, strainSinceRemesh_, latticeStrain_, latticeMaps_,
                         spreadSinceRemesh_, undiffused_, framesSinceDiffusion_, remeshSpacing_, remeshBaseCount_,
                         remeshSizedAtStep_, sizedSpacing_, strainDemand_, strainDemandBefore_, maxGridSpeed_,
                         maxGridStrain_, maxGridStrainRate_, lastDynamicCoefficient_, gridShape_, velocityGrid_,
