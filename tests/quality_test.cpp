@@ -218,6 +218,32 @@ TEST(Quality, GameLevelLaysASizedLatticeAtTheNextFrame) {
     EXPECT_EQ(sim.remeshCount(), before);
 }
 
+// The first remesh may not wait a frame, so the frame before it ends by sizing its lattice: at
+// the game level the 2,176-vorton drop's first lattice must be coarsened, and the frame that lays
+// it gives the vortons the whole remesh gives (remesh_split off), bit for bit, in the same frame.
+TEST(Quality, GameLevelSizesTheFirstRemeshAFrameAhead) {
+    Simulation split, whole;
+    buildSimulation(parseScene(test::authorsDropScene(2176, {{"quality", "game"}}), "drop"), split);
+    buildSimulation(parseScene(test::authorsDropScene(2176, {{"quality", "game"}, {"remesh_split", false}}), "drop"),
+                    whole);
+    bool sizedAhead = false;
+    for (int k = 0; k < 30 && whole.remeshCount() == 0; ++k) {
+        sizedAhead = split.remeshPending();
+        split.step(1.0f / 30.0f);
+        whole.step(1.0f / 30.0f);
+        ASSERT_EQ(split.remeshCount(), whole.remeshCount()) << "frame " << k;
+    }
+    ASSERT_EQ(whole.remeshCount(), 1);
+    EXPECT_TRUE(sizedAhead) << "the first remesh was not sized at the frame before it";
+    EXPECT_FALSE(split.remeshPending());
+    ASSERT_EQ(split.vortons().size(), whole.vortons().size());
+    for (size_t i = 0; i < whole.vortons().size(); ++i) {
+        ASSERT_EQ(split.vortons().position[i], whole.vortons().position[i]) << "vorton " << i;
+        ASSERT_EQ(split.vortons().vorticity[i], whole.vortons().vorticity[i]) << "vorton " << i;
+        ASSERT_EQ(split.vortons().density[i], whole.vortons().density[i]) << "vorton " << i;
+    }
+}
+
 // The young drop's strain grows frame by frame until its first remesh evens out the distorted
 // lattice's spikes (at the game level max|grad u| dt reaches 1.8 in the sixth frame, past the
 // level's 1.5, and 1.35 once remeshed): remesh_to_hold_substeps remeshes a frame early instead,

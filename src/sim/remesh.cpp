@@ -90,6 +90,12 @@ bool fitLattice(const Vortons& v, float h, Lattice& lattice) {
 
 }  // namespace
 
+void Remesher::reserveFor(const Vortons& v, float h, float growth) {
+    if (v.size() == 0 || !(h > 0.0f) || !fitLattice(v, h, lattice_)) return;
+    const size_t nodes = size_t(lattice_.dims.x) * size_t(lattice_.dims.y) * size_t(lattice_.dims.z);
+    reserveNodes(std::min(size_t(double(growth) * double(nodes)), kMaxLatticeNodes));
+}
+
 bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegion& fluidRegion,
                      const FluidShare& fluidShare) {
     lastDeferred_ = false;
@@ -103,18 +109,22 @@ bool Remesher::apply(Vortons& v, const RemeshSettings& settings, const FluidRegi
         if (!fitLattice(v, h, lattice_)) return false;
         kept = deposit(v, settings.threshold, fluidRegion);
         if (kept == 0) return false;  // nothing to carry: keep the vortons as they are
-        if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) break;
+        if (settings.maxCount == 0 || kept <= settings.maxCount || attempt == 8) {
+            if (settings.sizeOnly) return false;
+            break;
+        }
         if (settings.fringeShare > 0.0f) {
             const auto ranked = rankBySignificance(settings.maxCount);
             const Shares beyond = sharesBeyond(ranked, settings.maxCount);
             if (beyond.strength <= double(settings.fringeShare) && beyond.mass <= double(settings.fringeMassShare)) {
+                if (settings.sizeOnly) return false;
                 kept = dropBeyond(ranked, settings.maxCount);
                 trimmed = true;
                 break;
             }
         }
         h *= 1.05f * std::cbrt(float(kept) / float(settings.maxCount));
-        if (settings.deferCoarsening) {
+        if (settings.deferCoarsening || settings.sizeOnly) {
             lastSpacing_ = h;
             lastDeferred_ = true;
             return false;

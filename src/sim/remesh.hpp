@@ -55,6 +55,10 @@ struct RemeshSettings {
     // its next attempt would have taken, so a later apply() at that spacing lays them (the same
     // vortons then give what one apply() makes).
     bool deferCoarsening = false;
+    // Only find out whether the lattice at `spacing` must be coarsened, never laying the vortons:
+    // when it must, lastDeferred() and lastSpacing() say so as under deferCoarsening; when it need
+    // not, apply() returns false with nothing recorded, and a later apply() remeshes as before.
+    bool sizeOnly = false;
 };
 
 class Remesher {
@@ -85,6 +89,9 @@ public:
     // so that each sign's total stays exact and the vorticity and impulse totals restored.
     bool apply(Vortons& vortons, const RemeshSettings& settings, const FluidRegion& fluidRegion = {},
                const FluidShare& fluidShare = {});
+    // Lays out room for the lattice boxes of `growth` times the nodes the vortons' box at spacing
+    // h has (touched now, so that no remesh pays for fresh pages as the flow spreads).
+    void reserveFor(const Vortons& vortons, float h, float growth);
     float lastSpacing() const { return lastSpacing_; }
     // Whether the last apply() stopped at coarsening the lattice (RemeshSettings::deferCoarsening).
     bool lastDeferred() const { return lastDeferred_; }
@@ -114,6 +121,7 @@ private:
         bool dropped = false;   // left out by the hard cap
         bool settled = false;   // by a wall, given its cell's fluid volume: kept
     };
+    void reserveNodes(size_t count);
     // Deposits every vorton onto lattice_; returns the number of nodes kept.
     size_t deposit(const Vortons& vortons, float threshold, const FluidRegion& fluidRegion);
     void bucketByPlane(const std::vector<Footprint>& footprint);

@@ -83,6 +83,7 @@ void Simulation::reset() {
     framesSinceDiffusion_ = 0;
     remeshSpacing_ = 0.0f;
     remeshSizedAtStep_ = -1;
+    remeshSizedAhead_ = false;
     sizedSpacing_ = 0.0f;
     strainDemand_ = strainDemandBefore_ = 0.0f;
     work_->wallSources.clear();
@@ -171,6 +172,7 @@ void Simulation::step(float frameDt) {
         float remaining = frameDt;
         ++framesSinceDiffusion_;
         const long remeshesBefore = remeshCount_;
+        keepRemeshSizedAheadIfDue();
         const bool remeshEarly = remeshWouldHoldSubsteps();  // with the parameters as they are now
         for (bool last = false; !last; ++taken) {
             if (taken == 0 && remeshEarly)
@@ -197,6 +199,7 @@ void Simulation::step(float frameDt) {
                 framesSinceDiffusion_ = 0;
             }
         }
+        if (firstRemeshDueNextFrame()) runPhase(Phase::Remesh, [&] { sizeFirstRemeshAhead(); });
     });
     ++stepCount_;
     time_ = frameStart + double(frameDt);

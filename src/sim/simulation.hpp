@@ -25,6 +25,7 @@ namespace vfx {
 struct BoxContainer;
 
 class FluidMethodStep;
+struct RemeshSettings;
 struct ResolvedFlowAtVortons;
 struct StepFlow;
 
@@ -171,7 +172,14 @@ private:
     // mayDefer: under remesh_split, a remesh that must coarsen its lattice may stop at sizing
     // it and finish at the next frame's first sub-step.
     void remesh(bool mayDefer);
-    void remeshMeasured(bool mayDefer);  // remesh as a timed, checked phase, its energy change measured
+    void remeshMeasured(bool mayDefer);
+    RemeshSettings remeshSettings(float spacing, size_t baseCount) const;
+    // Under remesh_split: whether the next frame begins with the first remesh, and sizing its
+    // lattice at the end of this one.
+    bool firstRemeshDueNextFrame() const;
+    void sizeFirstRemeshAhead();
+    void keepRemeshSizedAheadIfDue();
+    bool remeshTriggered() const;  // remesh as a timed, checked phase, its energy change measured
     void updateGrid();
     void computeVelocityGrid();
     void keepVelocityGridForExponentialMove();
@@ -230,6 +238,7 @@ private:
     size_t remeshBaseCount_ = 0;      // vortons before the first remesh (the budget's unit)
     long remeshSizedAtStep_ = -1;     // frame (stepCount_) whose remesh sized a coarser lattice; -1: none due
     float sizedSpacing_ = 0.0f;       // the spacing it sized, m (remeshSpacing_ once the vortons are laid)
+    bool remeshSizedAhead_ = false;   // that frame sized the first remesh for the next (sizeFirstRemeshAhead)
     // max|grad u| frame dt / strain_limit at the first sub-step of the last frame and of the one
     // before (the sub-steps the strain alone asked for).
     float strainDemand_ = 0.0f, strainDemandBefore_ = 0.0f;
