@@ -32,7 +32,7 @@ TEST(Quality, LevelWritesItsValuesAndTheFilesOwnValuesWin) {
     EXPECT_EQ(game.fluid.maxGridCells, 0);
     EXPECT_EQ(game.fluid.maxVortons, 9000);
     EXPECT_TRUE(game.fluid.diffusionPerFrame);
-    EXPECT_EQ(game.fluid.diffusionInterval, 2);
+    EXPECT_EQ(game.fluid.diffusionInterval, 4);
     EXPECT_EQ(game.fluid.maxSubstepDt, 0.0f);
     EXPECT_TRUE(game.fluid.remeshSplit);
     EXPECT_TRUE(game.fluid.remeshToHoldSubsteps);
