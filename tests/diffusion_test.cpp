@@ -285,7 +285,7 @@ void expectCoreWidensAtFourNuDiffusingEvery(int interval) {
     EXPECT_GE(diffusing, frames / (2 * interval)) << "interval " << interval;
     // The per-frame test's bound: the exchange on a random 8,000-vorton core reproduces 4 nu t to
     // within its quadrature error and the ring's curvature (a/R 0.1), a few percent; a skipped
-    // frame's lost time would show as 1 - 1/interval short or less.
+    // frame's lost time would leave the growth at about 1/interval of 4 nu t.
     EXPECT_NEAR(growth / exact, 1.0, 0.1) << "interval " << interval;
 }
 

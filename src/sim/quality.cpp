@@ -37,9 +37,9 @@ struct Level {
 // sub-steps of max|grad u| dt up to 1.5 and up to 6 grid spacings, at most 3 per frame, vortons
 // never above 9,000 (a bound on a frame's cost whatever the scene; at 8,000 the 17,256-vorton drop
 // fell 5% short at the older limits of 1 and 4), diffusion once every fourth frame over the time
-// since the last (sub-cycled within the exchange's bound), passed on by a frame that remeshed: on
-// the 2,176-vorton drop the mean frame 1.00 -> 0.90 ms against every other frame, the fall at 5 s
-// +0.9 -> +1.5% of the reference. Vortons are held at the first count by leaving out the faintest nodes of
+// since the last (sub-cycled within the exchange's bound), passed on by a frame that remeshed (on
+// the 2,176-vorton drop, 2 threads: a mean 0.92 ms a frame, 1.00 diffusing every other frame; the
+// fall at 5 s +1.5% and +0.9% of the reference). Vortons are held at the first count by leaving out the faintest nodes of
 // the lattice (up to 10% of the strength but 0.3% of the mass deviation) before coarsening it, and
 // remeshed by the lattice trigger; vortex cores move by the exponential rule, the rest by
 // three_step. A remesh that must coarsen the lattice is spread over two frames (sized, then laid;
