@@ -10,8 +10,9 @@ struct Diagnostics {
     double kineticEnergy = 0.0;  // 0.5 * sum |u|^2 (rho0 + rho') V over vortons
     // Kinetic energy of the whole unbounded flow the vorticity induces, rho0 * sum u . (x x omega) V
     // (the vorticity form of 1/2 integral |u|^2 over all space, fluid at rest far away), with u
-    // solved at the vortons now: unlike the sum over vortons it does not depend on where
-    // particles happen to sit, nor on how the last step blended velocities.
+    // solved at the vortons now and x from their strength-weighted centre: unlike the sum over
+    // vortons it does not depend on where particles happen to sit, nor on how the last step
+    // blended velocities, nor on where the flow is.
     double fieldEnergy = 0.0;
     dvec3 circulation{0.0};      // sum omega V
     dvec3 linearImpulse{0.0};    // 0.5 * sum x x omega V
