@@ -46,7 +46,7 @@ dvec3 strengthCentre(const Vortons& vortons) {
 // vorticity induces at each vorton now. The field energy takes its lever arms x from the
 // vortons' strength-weighted centre: for a vorticity field Lamb's form is the same about any
 // point (the integral of omega x u vanishes), but the vortons' sum of alpha x u does not quite,
-// and about a far origin the lever arms multiply it (a drop 40 m below it read up to 35% high).
+// and about a far origin the lever arms multiply it (a drop 20 m below it read up to 41% high).
 VortonSums sumOverVortons(const Vortons& vortons, const std::vector<vec3>& induced, double rho0) {
     const dvec3 centre = strengthCentre(vortons);
     return deterministicReduce<VortonSums>(
