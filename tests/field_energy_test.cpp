@@ -21,8 +21,7 @@ namespace {
 // changes (float spacing 1.5e-5 m at 200 m against vortons 0.12 m apart: 1e-4 of the velocity).
 TEST(FieldEnergy, DoesNotDependOnWhereTheFlowIs) {
     Simulation sim;
-    buildSimulation(parseScene(test::authorsDropScene(2176, {{"viscosity", 0.01}, {"quality", "game"}}), "drop"),
-                    sim);
+    buildSimulation(parseScene(test::authorsDropScene(2176, {{"viscosity", 0.01}, {"quality", "game"}}), "drop"), sim);
     sim.setThreads(2);
     for (int frame = 0; frame < 30; ++frame) sim.step(1.0f / 30.0f);
     const double here = sim.fieldEnergyNow();
